@@ -1,0 +1,137 @@
+/*
+ * libkpqc — Korean post-quantum cryptography (SMAUG-T, NTRU+, HAETAE, AIMer).
+ *
+ * One uniform API for every parameter set: look an algorithm up by name,
+ * read its sizes from the descriptor, call keypair/encaps/decaps or
+ * keypair/sign/verify with explicit buffer lengths.  Every randomised call
+ * takes an optional RNG (NULL = the operating system's randomness).
+ *
+ * All functions return KPQC_OK (0) on success and a negative kpqc_status
+ * otherwise; nothing in this API aborts on bad input.
+ */
+#ifndef KPQC_KPQC_H
+#define KPQC_KPQC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KPQC_VERSION_STRING "0.1.0"
+
+typedef enum kpqc_status {
+    KPQC_OK = 0,
+    KPQC_ERR_ARGUMENT = -1,  /* NULL pointer or unknown algorithm */
+    KPQC_ERR_LENGTH = -2,    /* a buffer has the wrong length */
+    KPQC_ERR_RNG = -3,       /* the random number generator failed */
+    KPQC_ERR_VERIFY = -4,    /* signature does not verify */
+    KPQC_ERR_DECODE = -5,    /* malformed key or signature encoding */
+    KPQC_ERR_INTERNAL = -6,  /* should not happen: a bug if it does */
+} kpqc_status;
+
+/* A short English description of a status code (never NULL). */
+const char *kpqc_status_string(int status);
+
+/* ---------------------------------------------------------------------
+ * Randomness.  `fill` writes `len` random bytes to `out` and returns 0 on
+ * success, non-zero on failure (which every caller turns into KPQC_ERR_RNG
+ * after wiping its partial state).  Pass NULL wherever a `const kpqc_rng *`
+ * is asked for to use the operating system (getrandom(2)).
+ * ------------------------------------------------------------------- */
+typedef int (*kpqc_rng_fill_fn)(void *ctx, uint8_t *out, size_t len);
+
+typedef struct kpqc_rng {
+    kpqc_rng_fill_fn fill;
+    void *ctx;
+} kpqc_rng;
+
+/* Draw from `rng` (or the OS when NULL). */
+int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
+
+/* ---------------------------------------------------------------------
+ * Code paths.  By default the fastest path the CPU supports is used
+ * (AVX2, PCLMULQDQ...).  KPQC_IMPL=portable in the environment, or
+ * kpqc_set_impl(KPQC_IMPL_PORTABLE), forces the portable C path; both paths
+ * give byte-identical results.
+ * ------------------------------------------------------------------- */
+typedef enum kpqc_impl {
+    KPQC_IMPL_AUTO = 0,
+    KPQC_IMPL_PORTABLE = 1,
+} kpqc_impl;
+
+void kpqc_set_impl(kpqc_impl impl);
+/* "avx2" or "portable": the path calls made now will take. */
+const char *kpqc_impl_name(void);
+
+/* ---------------------------------------------------------------------
+ * Key encapsulation.
+ * ------------------------------------------------------------------- */
+typedef struct kpqc_kem_ops kpqc_kem_ops; /* internal */
+
+typedef struct kpqc_kem {
+    const char *name;       /* primary name, e.g. "smaugt1" */
+    const char *display;    /* as the specification writes it, "SMAUG-T1" */
+    const char *family;     /* "SMAUG-T" */
+    const char *kat_name;   /* header line of the official KAT file */
+    const char *aliases;    /* comma-separated alternative names */
+    unsigned nist_level;
+    size_t pk_len, sk_len, ct_len, ss_len;
+    const kpqc_kem_ops *ops;
+} kpqc_kem;
+
+size_t kpqc_kem_count(void);
+const kpqc_kem *kpqc_kem_at(size_t index);
+/* Case-insensitive; accepts primary names and aliases.  NULL if unknown. */
+const kpqc_kem *kpqc_kem_by_name(const char *name);
+
+int kpqc_kem_keypair(const kpqc_kem *kem, uint8_t *pk, size_t pk_len,
+                     uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
+int kpqc_kem_encaps(const kpqc_kem *kem, uint8_t *ct, size_t ct_len,
+                    uint8_t *ss, size_t ss_len, const uint8_t *pk,
+                    size_t pk_len, const kpqc_rng *rng);
+/* Implicit rejection: an invalid ciphertext of the right length yields a
+ * pseudo-random secret and KPQC_OK, exactly as the specification says. */
+int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
+                    const uint8_t *ct, size_t ct_len, const uint8_t *sk,
+                    size_t sk_len);
+
+/* ---------------------------------------------------------------------
+ * Signatures.  Every scheme takes a context string of 0..255 bytes.
+ * `sig_len` is the maximum signature size; sign reports the actual size.
+ * ------------------------------------------------------------------- */
+typedef struct kpqc_sig_ops kpqc_sig_ops; /* internal */
+
+#define KPQC_SIG_MAX_CONTEXT 255
+
+typedef struct kpqc_sig {
+    const char *name;       /* "haetae2" */
+    const char *display;    /* "HAETAE2" */
+    const char *family;     /* "HAETAE" */
+    const char *kat_name;
+    const char *aliases;
+    unsigned nist_level;
+    size_t pk_len, sk_len, sig_len;
+    const kpqc_sig_ops *ops;
+} kpqc_sig;
+
+size_t kpqc_sig_count(void);
+const kpqc_sig *kpqc_sig_at(size_t index);
+const kpqc_sig *kpqc_sig_by_name(const char *name);
+
+int kpqc_sig_keypair(const kpqc_sig *alg, uint8_t *pk, size_t pk_len,
+                     uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
+int kpqc_sig_sign(const kpqc_sig *alg, uint8_t *sig, size_t *sig_len,
+                  const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                  size_t ctx_len, const uint8_t *sk, size_t sk_len,
+                  const kpqc_rng *rng);
+/* KPQC_OK if valid, KPQC_ERR_VERIFY if not (including malformed input). */
+int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig_len,
+                    const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                    size_t ctx_len, const uint8_t *pk, size_t pk_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KPQC_KPQC_H */

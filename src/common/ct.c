@@ -1,0 +1,28 @@
+#include "ct.h"
+
+#include <string.h>
+
+int kpqc_ct_memneq(const void *a, const void *b, size_t len) {
+    const volatile uint8_t *x = a, *y = b;
+    uint8_t acc = 0;
+    for (size_t i = 0; i < len; i++) acc |= x[i] ^ y[i];
+    return (int)((kpqc_ct_barrier32(acc) + 0xffu) >> 8);
+}
+
+void kpqc_ct_cmov(void *dst, const void *src, size_t len, uint8_t cond) {
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    uint8_t mask = (uint8_t)(0u - kpqc_ct_barrier32(cond));
+    for (size_t i = 0; i < len; i++) d[i] ^= mask & (d[i] ^ s[i]);
+}
+
+void kpqc_wipe(void *p, size_t len) {
+    if (p == NULL || len == 0) return;
+#if defined(__GNUC__) || defined(__clang__)
+    memset(p, 0, len);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+    volatile uint8_t *v = p;
+    while (len--) *v++ = 0;
+#endif
+}

@@ -1,0 +1,71 @@
+/*
+ * Keccak-f[1600] and the FIPS 202 functions built on it: SHA3-256,
+ * SHA3-512, SHAKE128, SHAKE256, one-shot and incremental.
+ *
+ * Incremental use: init, absorb any number of times, then squeeze any number
+ * of times (the first squeeze pads).  Squeezing in pieces gives the same
+ * stream as squeezing at once.
+ */
+#ifndef KPQC_KECCAK_H
+#define KPQC_KECCAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KPQC_SHAKE128_RATE 168
+#define KPQC_SHAKE256_RATE 136
+#define KPQC_SHA3_256_RATE 136
+#define KPQC_SHA3_512_RATE 72
+
+typedef struct kpqc_keccak {
+    uint64_t s[25];
+    unsigned pos;       /* byte position inside the current block */
+    unsigned rate;      /* bytes */
+    uint8_t dsep;       /* domain separation + first padding bit */
+    uint8_t squeezing;
+} kpqc_keccak;
+
+void kpqc_keccak_f1600(uint64_t s[25]);
+
+void kpqc_keccak_init(kpqc_keccak *k, unsigned rate, uint8_t dsep);
+void kpqc_keccak_absorb(kpqc_keccak *k, const uint8_t *in, size_t len);
+void kpqc_keccak_squeeze(kpqc_keccak *k, uint8_t *out, size_t len);
+/* Squeeze whole blocks (rate bytes each) as the references' squeezeblocks. */
+void kpqc_keccak_squeezeblocks(kpqc_keccak *k, uint8_t *out, size_t nblocks);
+void kpqc_keccak_wipe(kpqc_keccak *k);
+
+static inline void kpqc_shake128_init(kpqc_keccak *k) { kpqc_keccak_init(k, KPQC_SHAKE128_RATE, 0x1f); }
+static inline void kpqc_shake256_init(kpqc_keccak *k) { kpqc_keccak_init(k, KPQC_SHAKE256_RATE, 0x1f); }
+static inline void kpqc_sha3_256_init(kpqc_keccak *k) { kpqc_keccak_init(k, KPQC_SHA3_256_RATE, 0x06); }
+static inline void kpqc_sha3_512_init(kpqc_keccak *k) { kpqc_keccak_init(k, KPQC_SHA3_512_RATE, 0x06); }
+
+void kpqc_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void kpqc_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+void kpqc_sha3_256(uint8_t out[32], const uint8_t *in, size_t inlen);
+void kpqc_sha3_512(uint8_t out[64], const uint8_t *in, size_t inlen);
+
+/*
+ * Four independent instances side by side (AVX2 when available, else four
+ * scalar permutations).  All four absorb inputs of the same length.
+ */
+typedef struct kpqc_keccakx4 {
+    uint64_t s[25][4]; /* lane-interleaved: s[lane][instance] */
+    unsigned rate;
+    uint8_t dsep;
+} kpqc_keccakx4;
+
+void kpqc_keccakx4_f1600(uint64_t s[25][4]);
+/* One-shot absorb of four equal-length inputs, with padding. */
+void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
+                               const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len);
+void kpqc_keccakx4_squeezeblocks(kpqc_keccakx4 *k, uint8_t *out0, uint8_t *out1,
+                                 uint8_t *out2, uint8_t *out3, size_t nblocks);
+void kpqc_shake128x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                     const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                     const uint8_t *in3, size_t inlen);
+void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                     const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                     const uint8_t *in3, size_t inlen);
+
+#endif
