@@ -15,10 +15,14 @@ struct kpqc_kem_ops {
     int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
 };
 
-/* How the NIST KAT file lays out its `sm` field. */
+/* How a family's official KAT file records a signature. */
 enum kpqc_kat_layout {
-    KPQC_KAT_SM_SIG_MSG = 0, /* sm = signature || message (NIST default) */
-    KPQC_KAT_SM_MSG_SIG = 1, /* sm = message || signature */
+    KPQC_KAT_SM_SIG_MSG = 0, /* smlen/sm, sm = signature || message (NIST default) */
+    KPQC_KAT_SM_MSG_SIG = 1, /* smlen/sm, sm = message || signature */
+    /* siglen/sig, detached.  After keypair the harness draws
+     * kat_sign_rnd_len bytes of signing randomness, then one byte ctxlen and
+     * ctxlen bytes of context, and signs with an rng replaying the former. */
+    KPQC_KAT_DETACHED_CTX = 2,
 };
 
 struct kpqc_sig_ops {
@@ -32,7 +36,33 @@ struct kpqc_sig_ops {
                   size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                   const uint8_t *pk);
     enum kpqc_kat_layout kat_layout;
+    size_t kat_sign_rnd_len; /* KPQC_KAT_DETACHED_CTX only */
 };
+
+/*
+ * KPQC_IF_<FAMILY>(...) expands to its arguments when the family is built
+ * in (the build defines KPQC_HAVE_<FAMILY>), to nothing otherwise.
+ */
+#ifdef KPQC_HAVE_SMAUGT
+#define KPQC_IF_SMAUGT(...) __VA_ARGS__
+#else
+#define KPQC_IF_SMAUGT(...)
+#endif
+#ifdef KPQC_HAVE_NTRUPLUS
+#define KPQC_IF_NTRUPLUS(...) __VA_ARGS__
+#else
+#define KPQC_IF_NTRUPLUS(...)
+#endif
+#ifdef KPQC_HAVE_HAETAE
+#define KPQC_IF_HAETAE(...) __VA_ARGS__
+#else
+#define KPQC_IF_HAETAE(...)
+#endif
+#ifdef KPQC_HAVE_AIMER
+#define KPQC_IF_AIMER(...) __VA_ARGS__
+#else
+#define KPQC_IF_AIMER(...)
+#endif
 
 /* Declarations of every family's ops, derived from the table. */
 #define KPQC_KEM(fam, id, ...) extern const struct kpqc_kem_ops kpqc_##id##_ops;

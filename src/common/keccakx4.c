@@ -1,0 +1,95 @@
+/*
+ * Four Keccak instances in lock-step.  The state is lane-interleaved
+ * (s[lane][instance]) so that a vector permutation can process one lane of
+ * all four instances per register; this portable version simply runs the
+ * scalar permutation on each instance.
+ */
+#include <string.h>
+
+#include "ct.h"
+#include "keccak.h"
+
+void kpqc_keccakx4_f1600(uint64_t s[25][4]) {
+    for (unsigned j = 0; j < 4; j++) {
+        uint64_t one[25];
+        for (unsigned i = 0; i < 25; i++) one[i] = s[i][j];
+        kpqc_keccak_f1600(one);
+        for (unsigned i = 0; i < 25; i++) s[i][j] = one[i];
+    }
+}
+
+static uint64_t load64_le(const uint8_t *p) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void store64_le(uint8_t *p, uint64_t v) {
+    for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
+                               const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len) {
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    memset(k->s, 0, sizeof k->s);
+    k->rate = rate;
+    k->dsep = dsep;
+    size_t off = 0;
+    while (len - off >= rate) {
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= load64_le(in[j] + off + 8 * i);
+        kpqc_keccakx4_f1600(k->s);
+        off += rate;
+    }
+    /* Last partial block with the pad10*1 padding and domain bits. */
+    for (unsigned j = 0; j < 4; j++) {
+        uint8_t block[200] = {0};
+        memcpy(block, in[j] + off, len - off);
+        block[len - off] = dsep;
+        block[rate - 1] |= 0x80;
+        for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= load64_le(block + 8 * i);
+        kpqc_wipe(block, sizeof block);
+    }
+}
+
+void kpqc_keccakx4_squeezeblocks(kpqc_keccakx4 *k, uint8_t *out0, uint8_t *out1,
+                                 uint8_t *out2, uint8_t *out3, size_t nblocks) {
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    for (size_t b = 0; b < nblocks; b++) {
+        kpqc_keccakx4_f1600(k->s);
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned i = 0; i < k->rate / 8; i++) store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
+    }
+}
+
+static void shakex4(unsigned rate, uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                    size_t outlen, const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                    const uint8_t *in3, size_t inlen) {
+    kpqc_keccakx4 k;
+    size_t full = outlen / rate, rest = outlen % rate;
+    kpqc_keccakx4_absorb_once(&k, rate, 0x1f, in0, in1, in2, in3, inlen);
+    kpqc_keccakx4_squeezeblocks(&k, out0, out1, out2, out3, full);
+    if (rest != 0) {
+        uint8_t tail[4][200];
+        kpqc_keccakx4_squeezeblocks(&k, tail[0], tail[1], tail[2], tail[3], 1);
+        memcpy(out0 + full * rate, tail[0], rest);
+        memcpy(out1 + full * rate, tail[1], rest);
+        memcpy(out2 + full * rate, tail[2], rest);
+        memcpy(out3 + full * rate, tail[3], rest);
+        kpqc_wipe(tail, sizeof tail);
+    }
+    kpqc_wipe(&k, sizeof k);
+}
+
+void kpqc_shake128x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                     const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                     const uint8_t *in3, size_t inlen) {
+    shakex4(KPQC_SHAKE128_RATE, out0, out1, out2, out3, outlen, in0, in1, in2, in3, inlen);
+}
+
+void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t outlen,
+                     const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
+                     const uint8_t *in3, size_t inlen) {
+    shakex4(KPQC_SHAKE256_RATE, out0, out1, out2, out3, outlen, in0, in1, in2, in3, inlen);
+}

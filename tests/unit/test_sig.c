@@ -1,0 +1,116 @@
+/*
+ * Every signature scheme of the table: round trips with random messages and
+ * contexts; any single-bit flip of signature, message, context or public
+ * key makes verification fail; truncated and oversized signatures are
+ * refused; wrong lengths give an error.  Run under AddressSanitizer too, so
+ * a decoder reading past a short signature is caught.
+ */
+#include <string.h>
+
+#include "harness.h"
+
+#define ROUND_TRIPS 20
+#define MAX_FLIPS 16384 /* beyond this many bits, flip an evenly spread sample */
+
+static int verifies(const kpqc_sig *s, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                    size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk) {
+    return kpqc_sig_verify(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk, s->pk_len) == KPQC_OK;
+}
+
+/* Flips bits of buf[0..len) one at a time (all of them, or an evenly
+ * spread sample that includes the first and last bit); returns how many of
+ * the altered inputs still verified. */
+static unsigned flips_accepted(const kpqc_sig *s, uint8_t *buf, size_t len, uint8_t *sig,
+                               size_t sig_len, uint8_t *msg, size_t msg_len, uint8_t *ctx,
+                               size_t ctx_len, uint8_t *pk) {
+    size_t bits = 8 * len, n = bits < MAX_FLIPS ? bits : MAX_FLIPS;
+    unsigned accepted = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = n == bits ? i : (i == n - 1 ? bits - 1 : i * (bits / n));
+        buf[b / 8] ^= (uint8_t)(1u << (b % 8));
+        accepted += verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+        buf[b / 8] ^= (uint8_t)(1u << (b % 8));
+    }
+    return accepted;
+}
+
+static void check_one(const kpqc_sig *s, unsigned seed) {
+    kpqc_nist_drbg d;
+    kpqc_rng rng = test_rng(&d, seed);
+    uint8_t *pk = test_alloc(s->pk_len), *sk = test_alloc(s->sk_len);
+    uint8_t *sig = test_alloc(s->sig_len + 16), msg[96], ctx[KPQC_SIG_MAX_CONTEXT + 1];
+    for (unsigned i = 0; i < ROUND_TRIPS; i++) {
+        size_t sig_len = s->sig_len + 16, msg_len = i * 5 % sizeof msg, ctx_len = (i * 37) % 256;
+        CHECK(kpqc_randombytes(&rng, msg, sizeof msg) == KPQC_OK);
+        CHECK(kpqc_randombytes(&rng, ctx, sizeof ctx) == KPQC_OK);
+        if (i == 0) ctx_len = 0;
+        if (i == 1) ctx_len = KPQC_SIG_MAX_CONTEXT;
+        CHECK(kpqc_sig_keypair(s, pk, s->pk_len, sk, s->sk_len, (i & 1) ? NULL : &rng) == KPQC_OK);
+        CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, msg_len, ctx, ctx_len, sk, s->sk_len, (i & 1) ? NULL : &rng) == KPQC_OK);
+        CHECK(sig_len <= s->sig_len);
+        CHECK_MSG(verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk), "%s: round trip %u", s->name, i);
+        if (msg_len > 0) CHECK(!verifies(s, sig, sig_len, msg, msg_len - 1, ctx, ctx_len, pk));
+        CHECK(!verifies(s, sig, sig_len, msg, msg_len + 1, ctx, ctx_len, pk));
+        if (ctx_len > 0) CHECK(!verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len - 1, pk));
+        if (i != 2) continue;
+
+        /* The exhaustive part, once per scheme. */
+        msg_len = 64, ctx_len = 16;
+        sig_len = s->sig_len + 16;
+        CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, msg_len, ctx, ctx_len, sk, s->sk_len, &rng) == KPQC_OK);
+        CHECK(verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk));
+        unsigned a;
+        a = flips_accepted(s, sig, sig_len, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+        CHECK_MSG(a == 0, "%s: %u signature bit flips accepted", s->name, a);
+        a = flips_accepted(s, msg, msg_len, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+        CHECK_MSG(a == 0, "%s: %u message bit flips accepted", s->name, a);
+        a = flips_accepted(s, ctx, ctx_len, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+        CHECK_MSG(a == 0, "%s: %u context bit flips accepted", s->name, a);
+        a = flips_accepted(s, pk, s->pk_len, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+        CHECK_MSG(a == 0, "%s: %u public-key bit flips accepted", s->name, a);
+        CHECK(verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk));
+
+        /* Truncated and oversized signatures: heap copies of the exact size,
+         * so AddressSanitizer sees any read past the end. */
+        size_t cuts[] = {0, 1, sig_len / 2, sig_len - 1, sig_len + 1, sig_len + 16};
+        for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+            uint8_t *copy = test_alloc(cuts[c]);
+            memcpy(copy, sig, cuts[c] < sig_len ? cuts[c] : sig_len);
+            if (cuts[c] > sig_len) memset(copy + sig_len, 0, cuts[c] - sig_len);
+            CHECK_MSG(!verifies(s, copy, cuts[c], msg, msg_len, ctx, ctx_len, pk), "%s: length %zu accepted", s->name, cuts[c]);
+            free(copy);
+        }
+        /* All-zero and all-one signatures. */
+        uint8_t *junk = test_alloc(s->sig_len);
+        memset(junk, 0, s->sig_len);
+        CHECK(!verifies(s, junk, s->sig_len, msg, msg_len, ctx, ctx_len, pk));
+        memset(junk, 0xFF, s->sig_len);
+        CHECK(!verifies(s, junk, s->sig_len, msg, msg_len, ctx, ctx_len, pk));
+        free(junk);
+    }
+
+    /* Wrong lengths and arguments. */
+    size_t sig_len = s->sig_len - 1;
+    CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, 8, NULL, 0, sk, s->sk_len, NULL) == KPQC_ERR_LENGTH);
+    sig_len = s->sig_len;
+    CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, 8, NULL, 0, sk, s->sk_len - 1, NULL) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, 8, ctx, 256, sk, s->sk_len, NULL) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_sign(s, sig, &sig_len, NULL, 8, NULL, 0, sk, s->sk_len, NULL) == KPQC_ERR_ARGUMENT);
+    CHECK(kpqc_sig_sign(s, sig, NULL, msg, 8, NULL, 0, sk, s->sk_len, NULL) == KPQC_ERR_ARGUMENT);
+    CHECK(kpqc_sig_keypair(s, pk, s->pk_len + 1, sk, s->sk_len, NULL) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_sign(s, sig, &sig_len, NULL, 0, NULL, 0, sk, s->sk_len, NULL) == KPQC_OK);
+    CHECK(kpqc_sig_verify(s, sig, sig_len, NULL, 0, NULL, 0, pk, s->pk_len) == KPQC_OK);
+    CHECK(kpqc_sig_verify(s, sig, sig_len, NULL, 0, NULL, 0, pk, s->pk_len - 1) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_verify(s, sig, sig_len, NULL, 0, ctx, 256, pk, s->pk_len) == KPQC_ERR_LENGTH);
+    free(pk), free(sk), free(sig);
+}
+
+int main(int argc, char **argv) {
+    for (size_t i = 0; i < kpqc_sig_count(); i++) {
+        const kpqc_sig *s = kpqc_sig_at(i);
+        if (argc > 1 && kpqc_sig_by_name(argv[1]) != s) continue;
+        printf("%s (%s path)\n", s->name, kpqc_impl_name());
+        check_one(s, (unsigned)i);
+    }
+    return test_result("test_sig");
+}
