@@ -2,10 +2,12 @@
 # build everything (OpenSSL 3.5 too, once, if the system's is older) and run.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 45
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build test test-unit test-asan bench paper clean
+.PHONY: all deps build test test-asan fuzz bench paper clean
 
 all: build
 
@@ -19,7 +21,7 @@ build: deps
 # The whole suite: unit, KAT (both code paths), constant-time (valgrind),
 # integration (openssl CLI, TLS, MQTT), then the same unit tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer.
-test: build test-asan
+test: build test-asan fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
@@ -27,6 +29,13 @@ test-asan: deps
 	    -DKPQC_SANITIZE=ON -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(kat_|ct_)'
+
+# Every libFuzzer target for FUZZ_SECONDS each (ASan + UBSan).
+fuzz: deps
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DKPQC_SANITIZE=ON -DKPQC_FUZZ=ON -DKPQC_WERROR=ON -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	sh tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 bench: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench quick

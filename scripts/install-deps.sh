@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES="build-essential cmake ninja-build pkg-config perl clang llvm lld valgrind \
+APT_PACKAGES="build-essential cmake ninja-build pkg-config perl clang llvm lld libclang-rt-14-dev valgrind \
 python3 python3-venv python3-pip mosquitto mosquitto-clients iproute2 iputils-ping procps cargo"
 
 missing=""

@@ -19,7 +19,7 @@
                    &kpqc_##id##_ops},)
 static const kpqc_kem kems[] = {
 #include "algorithms.def"
-    {NULL}, /* end marker: keeps the array non-empty in minimal builds */
+    {.name = NULL}, /* end marker: keeps the array non-empty in minimal builds */
 };
 
 size_t kpqc_kem_count(void) { return sizeof kems / sizeof kems[0] - 1; }

@@ -15,7 +15,7 @@
                    &kpqc_##id##_ops},)
 static const kpqc_sig sigs[] = {
 #include "algorithms.def"
-    {NULL}, /* end marker: keeps the array non-empty in minimal builds */
+    {.name = NULL}, /* end marker: keeps the array non-empty in minimal builds */
 };
 
 size_t kpqc_sig_count(void) { return sizeof sigs / sizeof sigs[0] - 1; }

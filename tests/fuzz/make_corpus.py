@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets, made with the project's own tools.
+
+fuzz_kem_decaps / fuzz_sig_verify: genuine ciphertexts and signatures from
+`kpqc-kat` records, prefixed with the target's selector bytes.  Targets that
+take DER/PEM or TLS bytes get their seeds from the provider's tools
+(`kpqc-openssl`), when the build has them.
+"""
+import argparse
+import pathlib
+import subprocess
+
+
+def kat_records(tool, alg, count=2):
+    out = subprocess.run([tool, alg, "--count", str(count)], capture_output=True, text=True, check=True).stdout
+    rec = {}
+    for line in out.splitlines():
+        if " = " in line:
+            key, value = line.split(" = ", 1)
+            rec[key] = value
+            if key in ("ss", "sig", "sm"):
+                yield dict(rec)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kat-tool", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    out = pathlib.Path(args.out)
+    algs = subprocess.run([args.kat_tool, "--list"], capture_output=True, text=True, check=True).stdout.split()
+    kems = [a for a in algs if not a.startswith(("haetae", "aimer"))]
+    sigs = [a for a in algs if a.startswith(("haetae", "aimer"))]
+    d = out / "fuzz_kem_decaps"
+    d.mkdir(parents=True, exist_ok=True)
+    for i, alg in enumerate(kems):
+        for j, rec in enumerate(kat_records(args.kat_tool, alg)):
+            for mode in (0, 1, 2):
+                (d / f"{alg}-{j}-{mode}").write_bytes(bytes([i, mode]) + bytes.fromhex(rec["ct"]) + bytes.fromhex(rec["sk"]))
+    d = out / "fuzz_sig_verify"
+    d.mkdir(parents=True, exist_ok=True)
+    for i, alg in enumerate(sigs):
+        for j, rec in enumerate(kat_records(args.kat_tool, alg, 1)):
+            msg = bytes.fromhex(rec["msg"])
+            sig = bytes.fromhex(rec["sig"]) if "sig" in rec else bytes.fromhex(rec["sm"])[len(msg):]
+            (d / f"{alg}-{j}").write_bytes(bytes([i, 1, 0]) + sig + msg)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Runs every fuzz target of a KPQC_FUZZ build for a bounded time each.
+#   run_fuzz.sh BUILD_DIR SECONDS_PER_TARGET
+set -eu
+BUILD=$1
+SECONDS_EACH=${2:-45}
+HERE=$(cd "$(dirname "$0")" && pwd)
+CORPUS=$BUILD/fuzz-corpus
+python3 "$HERE/make_corpus.py" --kat-tool "$BUILD/kpqc-kat" --out "$CORPUS"
+[ -x "$HERE/make_provider_corpus.sh" ] && sh "$HERE/make_provider_corpus.sh" "$BUILD" "$CORPUS" || true
+status=0
+for t in $(cat "$BUILD/fuzz-targets.txt" | tr ';' ' '); do
+    mkdir -p "$CORPUS/$t" "$BUILD/fuzz-crashes/$t"
+    echo "fuzz: $t for ${SECONDS_EACH}s"
+    if ! "$BUILD/tests/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=4096 \
+            -artifact_prefix="$BUILD/fuzz-crashes/$t/" -print_final_stats=1 "$CORPUS/$t" \
+            >"$BUILD/fuzz-$t.log" 2>&1; then
+        echo "fuzz: $t FAILED (see $BUILD/fuzz-$t.log)"; tail -n 30 "$BUILD/fuzz-$t.log"; status=1
+    fi
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$BUILD/fuzz-$t.log" | sed "s/^/fuzz: $t: /"
+done
+exit $status
