@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Checks the one algorithm table: no name, alias, OID or TLS code point is
+claimed twice; hybrids and composites refer to existing algorithms at a
+sensible level; and docs/algorithms.md is the table's current rendering."""
+import collections
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import kpqc_table  # noqa: E402
+
+t = kpqc_table.load()
+errors = []
+
+names = collections.Counter()
+for kind in t.values():
+    for row in kind:
+        names[row["id"].lower()] += 1
+        for a in row["aliases"]:
+            names[a.lower()] += 1
+errors += [f"name claimed {n} times: {k}" for k, n in names.items() if n > 1]
+
+oids = collections.Counter(r["oid"] for k in ("KEM", "SIG", "COMPOSITE") for r in t[k])
+errors += [f"OID used {n} times: {k}" for k, n in oids.items() if n > 1]
+for o in oids:
+    if not o.startswith("1.3.9999.410."):
+        errors.append(f"OID outside the project's arc: {o}")
+
+groups = collections.Counter(r["codepoint"] for k in ("KEM", "HYBRID") for r in t[k])
+sigalgs = collections.Counter(r["codepoint"] for k in ("SIG", "COMPOSITE") for r in t[k])
+errors += [f"group code point used {n} times: 0x{k:04X}" for k, n in groups.items() if n > 1]
+errors += [f"sigalg code point used {n} times: 0x{k:04X}" for k, n in sigalgs.items() if n > 1]
+
+kems = {k["id"]: k for k in t["KEM"]}
+sigs = {s["id"]: s for s in t["SIG"]}
+classical_level = {"p256": 1, "x25519": 1, "p384": 3, "x448": 3, "p521": 5}
+for h in t["HYBRID"]:
+    if h["kem"] not in kems:
+        errors.append(f"hybrid {h['id']}: unknown KEM {h['kem']}")
+    elif h["classical"].startswith("p") and classical_level[h["classical"]] != kems[h["kem"]]["level"]:
+        errors.append(f"hybrid {h['id']}: NIST curve does not match the KEM's level")
+    elif h["classical"] == "x448" and kems[h["kem"]]["level"] < 3:
+        errors.append(f"hybrid {h['id']}: x448 is for levels 3 and 5")
+for c in t["COMPOSITE"]:
+    if c["sig"] not in sigs:
+        errors.append(f"composite {c['id']}: unknown signature {c['sig']}")
+
+expected = kpqc_table.markdown(t)
+if (ROOT / "docs" / "algorithms.md").read_text() != expected:
+    errors.append("docs/algorithms.md is out of date: run tools/kpqc_table.py > docs/algorithms.md")
+
+for e in errors:
+    print("table:", e)
+print(f"table: {sum(len(v) for v in t.values())} rows checked, {len(errors)} problem(s)")
+sys.exit(1 if errors else 0)
