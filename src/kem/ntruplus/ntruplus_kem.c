@@ -1,0 +1,267 @@
+/*
+ * NTRU+ KEM (KpqC final): key generation, encapsulation, decapsulation.
+ *
+ *   pk = bytes(h),  h = g / f            (NTT domain)
+ *   sk = bytes(f) || bytes(1/h) || F(pk)
+ *   ct = bytes(h r + m),  (ss, r) from H(msg || F(pk)),  m = SOTP(msg, G(bytes(r)))
+ *
+ * F, G, H are SHAKE256 with a one-byte prefix 0, 1, 2.  Decapsulation
+ * re-encrypts and compares in constant time; an invalid ciphertext yields
+ * a pseudo-random secret derived from the secret key and the ciphertext's
+ * decryption (implicit rejection).
+ */
+#include <string.h>
+
+#include "ntruplus.h"
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "internal.h"
+
+#define NMAX NTRUPLUS_NMAX
+
+static void hash_prefixed(uint8_t *out, size_t outlen, uint8_t prefix, const uint8_t *a,
+                          size_t alen, const uint8_t *b, size_t blen) {
+    kpqc_keccak k;
+    kpqc_shake256_init(&k);
+    kpqc_keccak_absorb(&k, &prefix, 1);
+    kpqc_keccak_absorb(&k, a, alen);
+    if (blen) kpqc_keccak_absorb(&k, b, blen);
+    kpqc_keccak_squeeze(&k, out, outlen);
+    kpqc_keccak_wipe(&k);
+}
+
+/* F: public key -> 32 bytes */
+static void hash_f(const kpqc_ntruplus_params *p, uint8_t out[32], const uint8_t *pk) {
+    hash_prefixed(out, NTRUPLUS_SYMBYTES, 0x00, pk, p->polybytes, NULL, 0);
+}
+/* G: bytes(r) -> n/4 bytes */
+static void hash_g(const kpqc_ntruplus_params *p, uint8_t *out, const uint8_t *r) {
+    hash_prefixed(out, p->n / 4, 0x01, r, p->polybytes, NULL, 0);
+}
+/* H: msg || F(pk) -> ss || n/4 bytes of coins for r */
+static void hash_h(const kpqc_ntruplus_params *p, uint8_t *out, const uint8_t *msg,
+                   const uint8_t *fpk) {
+    hash_prefixed(out, NTRUPLUS_SSBYTES + p->n / 4, 0x02, msg, p->msgbytes, fpk,
+                  NTRUPLUS_SYMBYTES);
+}
+
+/*
+ * Secret polynomial from 32 bytes of coins: 3 * cbd1 (+1 for f), in the NTT
+ * domain, and its inverse.  Returns 1 if it is not invertible.
+ */
+static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
+                      int16_t *a, int16_t *ainv, const uint8_t coins[32], int plus_one) {
+    uint8_t buf[NMAX / 4];
+    kpqc_shake256(buf, p->n / 4, coins, 32);
+    kpqc_ntruplus_cbd1(p, a, buf);
+    for (unsigned i = 0; i < p->n; i++) a[i] = (int16_t)(3 * a[i]);
+    a[0] = (int16_t)(a[0] + plus_one);
+    be->ntt(p, a);
+    int bad = kpqc_ntruplus_baseinv(p, ainv, a);
+    kpqc_wipe(buf, sizeof buf);
+    return bad;
+}
+
+static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
+                   const kpqc_rng *rng) {
+    const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
+    uint8_t coins[32];
+    int16_t f[NMAX], finv[NMAX], g[NMAX], ginv[NMAX];
+    int rc = KPQC_ERR_RNG, bad;
+
+    do {
+        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
+        bad = gen_secret(p, be, f, finv, coins, 1);
+        KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* rejection verdict */
+    } while (bad);
+    do {
+        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
+        bad = gen_secret(p, be, g, ginv, coins, 0);
+        KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    } while (bad);
+
+    be->basemul(p, g, g, finv);    /* h = g / f */
+    be->basemul(p, ginv, f, ginv); /* 1/h = f / g */
+    kpqc_ntruplus_tobytes(p, pk, g);
+    kpqc_ntruplus_tobytes(p, sk, f);
+    kpqc_ntruplus_tobytes(p, sk + p->polybytes, ginv);
+    hash_f(p, sk + 2 * p->polybytes, pk);
+    rc = KPQC_OK;
+out:
+    kpqc_wipe(coins, sizeof coins);
+    kpqc_wipe(f, sizeof f);
+    kpqc_wipe(finv, sizeof finv);
+    kpqc_wipe(g, sizeof g);
+    kpqc_wipe(ginv, sizeof ginv);
+    return rc;
+}
+
+/* m = cbd1(G-output with its first n/8 bytes xored with msg) */
+static void sotp_encode(const kpqc_ntruplus_params *p, int16_t *m, const uint8_t *msg,
+                        const uint8_t *pad) {
+    uint8_t buf[NMAX / 4];
+    const unsigned mb = p->msgbytes;
+    for (unsigned i = 0; i < mb; i++) buf[i] = (uint8_t)(pad[i] ^ msg[i]);
+    memcpy(buf + mb, pad + mb, mb);
+    kpqc_ntruplus_cbd1(p, m, buf);
+    kpqc_wipe(buf, sizeof buf);
+}
+
+/*
+ * Inverse of sotp_encode for m with coefficients in {-1, 0, 1}: each
+ * m_i + (bit i of the second half of pad) must be 0 or 1, and xored with
+ * bit i of the first half gives message bit i.  Returns 1 (and a zero
+ * message) if some coefficient is out of range, else 0.
+ */
+static uint32_t sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                            const uint8_t *pad) {
+    const unsigned mb = p->msgbytes;
+    uint32_t bad = 0;
+    for (unsigned i = 0; i < mb; i++) {
+        unsigned byte = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            uint32_t v = (uint32_t)(int32_t)(m[8 * i + j] + ((pad[mb + i] >> j) & 1));
+            bad |= v;
+            byte |= ((v ^ (pad[i] >> j)) & 1u) << j;
+        }
+        msg[i] = (uint8_t)byte;
+    }
+    bad = (uint32_t)kpqc_ct_nonzero_mask32(bad >> 1) & 1u;
+    uint8_t keep = (uint8_t)(bad - 1);
+    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
+    return bad;
+}
+
+static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk,
+                  const kpqc_rng *rng) {
+    const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
+    uint8_t msg[NMAX / 8 + NTRUPLUS_SYMBYTES];
+    uint8_t coins[NTRUPLUS_SSBYTES + NMAX / 4];
+    uint8_t rbytes[NMAX * 3 / 2];
+    int16_t h[NMAX], r[NMAX], m[NMAX];
+    int rc;
+
+    if (kpqc_randombytes(rng, msg, p->msgbytes) != 0) {
+        rc = KPQC_ERR_RNG;
+        goto out;
+    }
+    if (kpqc_ntruplus_frombytes(p, h, pk) != 0) { /* public: non-canonical key */
+        memset(ct, 0, p->polybytes);
+        rc = KPQC_ERR_DECODE;
+        goto out;
+    }
+    hash_f(p, msg + p->msgbytes, pk);
+    hash_h(p, coins, msg, msg + p->msgbytes);
+    kpqc_ntruplus_cbd1(p, r, coins + NTRUPLUS_SSBYTES);
+    be->ntt(p, r);
+    kpqc_ntruplus_tobytes(p, rbytes, r);
+    uint8_t *pad = coins + NTRUPLUS_SSBYTES; /* reused: G(r) replaces r's coins */
+    hash_g(p, pad, rbytes);
+    sotp_encode(p, m, msg, pad);
+    be->ntt(p, m);
+    be->basemul_add(p, m, h, r, m); /* c = h r + m */
+    kpqc_ntruplus_tobytes(p, ct, m);
+    memcpy(ss, coins, NTRUPLUS_SSBYTES);
+    rc = KPQC_OK;
+out:
+    kpqc_wipe(msg, sizeof msg);
+    kpqc_wipe(coins, sizeof coins);
+    kpqc_wipe(rbytes, sizeof rbytes);
+    kpqc_wipe(r, sizeof r);
+    kpqc_wipe(m, sizeof m);
+    return rc;
+}
+
+/* Key bytes of the secret key that seed the implicit-rejection secret. */
+#define NTRUPLUS_REJ_KEYBYTES 64
+
+static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
+                  const uint8_t *sk) {
+    const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
+    const unsigned n = p->n, pb = p->polybytes;
+    uint8_t msg[NMAX / 8 + NTRUPLUS_SYMBYTES];
+    uint8_t rbytes[NMAX * 3 / 2], rbytes2[NMAX * 3 / 2];
+    uint8_t pad[NMAX / 4], mpacked[NMAX / 4];
+    uint8_t hout[NTRUPLUS_SSBYTES + NMAX / 4], rej[NTRUPLUS_SSBYTES];
+    int16_t c[NMAX], f[NMAX], hinv[NMAX], m[NMAX], t[NMAX];
+    uint32_t bad;
+
+    /* A non-canonical ciphertext (or key) fails like any other invalid one. */
+    bad = kpqc_ntruplus_frombytes(p, c, ct);
+    bad |= kpqc_ntruplus_frombytes(p, f, sk);
+    bad |= kpqc_ntruplus_frombytes(p, hinv, sk + pb);
+    bad &= 1u;
+
+    /* m = (c f mod q) mod 3,  r = (c - m) / h */
+    be->basemul(p, m, c, f);
+    be->invntt(p, m);
+    kpqc_ntruplus_crepmod3(p, m);
+    memcpy(t, m, n * sizeof m[0]);
+    be->ntt(p, t);
+    for (unsigned i = 0; i < n; i++) t[i] = kpqc_ntruplus_barrett((int16_t)(c[i] - t[i]));
+    be->basemul(p, t, t, hinv);
+    kpqc_ntruplus_tobytes(p, rbytes, t);
+    hash_g(p, pad, rbytes);
+    bad |= sotp_decode(p, msg, m, pad);
+
+    /* re-derive r from the message and compare */
+    memcpy(msg + p->msgbytes, sk + 2 * pb, NTRUPLUS_SYMBYTES);
+    hash_h(p, hout, msg, msg + p->msgbytes);
+    kpqc_ntruplus_cbd1(p, t, hout + NTRUPLUS_SSBYTES);
+    be->ntt(p, t);
+    kpqc_ntruplus_tobytes(p, rbytes2, t);
+    bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
+
+    /*
+     * Rejection secret: SHAKE256(3 || sk[0..64) || G(bytes(r)) || m), a
+     * keyed function of the ciphertext: c = h r + m is fixed by (r, m).
+     */
+    for (unsigned i = 0; i < n / 4; i++) {
+        unsigned byte = 0;
+        for (unsigned j = 0; j < 4; j++) byte |= ((unsigned)m[4 * i + j] & 3u) << (2 * j);
+        mpacked[i] = (uint8_t)byte;
+    }
+    {
+        kpqc_keccak k;
+        uint8_t prefix = 0x03;
+        kpqc_shake256_init(&k);
+        kpqc_keccak_absorb(&k, &prefix, 1);
+        kpqc_keccak_absorb(&k, sk, NTRUPLUS_REJ_KEYBYTES);
+        kpqc_keccak_absorb(&k, pad, n / 4);
+        kpqc_keccak_absorb(&k, mpacked, n / 4);
+        kpqc_keccak_squeeze(&k, rej, sizeof rej);
+        kpqc_keccak_wipe(&k);
+    }
+    memcpy(ss, hout, NTRUPLUS_SSBYTES);
+    kpqc_ct_cmov(ss, rej, NTRUPLUS_SSBYTES, (uint8_t)bad);
+
+    kpqc_wipe(msg, sizeof msg);
+    kpqc_wipe(rbytes, sizeof rbytes);
+    kpqc_wipe(rbytes2, sizeof rbytes2);
+    kpqc_wipe(pad, sizeof pad);
+    kpqc_wipe(mpacked, sizeof mpacked);
+    kpqc_wipe(hout, sizeof hout);
+    kpqc_wipe(rej, sizeof rej);
+    kpqc_wipe(c, sizeof c);
+    kpqc_wipe(f, sizeof f);
+    kpqc_wipe(hinv, sizeof hinv);
+    kpqc_wipe(m, sizeof m);
+    kpqc_wipe(t, sizeof t);
+    return KPQC_OK;
+}
+
+#define NTRUPLUS_OPS(N)                                                                    \
+    static int keypair##N(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                 \
+        return keypair(&kpqc_ntruplus_params##N, pk, sk, rng);                             \
+    }                                                                                      \
+    static int encaps##N(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) { \
+        return encaps(&kpqc_ntruplus_params##N, ct, ss, pk, rng);                          \
+    }                                                                                      \
+    static int decaps##N(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {              \
+        return decaps(&kpqc_ntruplus_params##N, ss, ct, sk);                               \
+    }                                                                                      \
+    const struct kpqc_kem_ops kpqc_ntruplus##N##_ops = {keypair##N, encaps##N, decaps##N};
+
+NTRUPLUS_OPS(768)
+NTRUPLUS_OPS(864)
+NTRUPLUS_OPS(1152)

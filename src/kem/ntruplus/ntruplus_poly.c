@@ -1,0 +1,285 @@
+/* NTRU+: portable polynomial arithmetic, transforms and encodings. */
+#include <string.h>
+
+#include "ntruplus.h"
+#include "common/ct.h"
+#include "internal.h"
+
+#define Q NTRUPLUS_Q
+#define fqmul kpqc_ntruplus_fqmul
+#define mont kpqc_ntruplus_mont
+#define barrett kpqc_ntruplus_barrett
+
+/*
+ * Forward transform.  Bounds: input |a| < q.  After the first split |a| < 3q,
+ * after each radix-3 layer < 5q before its reduction; the radix-2 layers grow
+ * by at most q each (at most five of them, from q/2) and are reduced at the end.
+ */
+void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
+    const unsigned n = p->n, h = n / 2;
+    const int16_t *z = p->zetas;
+    unsigned k = 2;
+
+    for (unsigned i = 0; i < h; i++) {
+        int16_t t = fqmul(p->zeta1, a[i + h]);
+        a[i + h] = (int16_t)(a[i] + a[i + h] - t);
+        a[i] = (int16_t)(a[i] + t);
+    }
+    for (unsigned layer = 0, s = n / 6; layer < p->r3_layers; layer++, s /= 3) {
+        for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
+            const int16_t w1 = z[k], w2 = z[k + 1];
+            for (unsigned i = start; i < start + s; i++) {
+                int16_t t1 = fqmul(w1, a[i + s]);
+                int16_t t2 = fqmul(w2, a[i + 2 * s]);
+                int16_t t3 = fqmul(NTRUPLUS_OMEGA, (int16_t)(t1 - t2));
+                int16_t x = a[i];
+                a[i] = barrett((int16_t)(x + t1 + t2));
+                a[i + s] = barrett((int16_t)(x - t2 + t3));
+                a[i + 2 * s] = barrett((int16_t)(x - t1 - t3));
+            }
+        }
+    }
+    for (unsigned s = p->r2_first; s >= p->d; s /= 2) {
+        for (unsigned start = 0; start < n; start += 2 * s, k++) {
+            const int16_t w = z[k];
+            for (unsigned i = start; i < start + s; i++) {
+                int16_t t = fqmul(w, a[i + s]);
+                a[i + s] = (int16_t)(a[i] - t);
+                a[i] = (int16_t)(a[i] + t);
+            }
+        }
+    }
+    for (unsigned i = 0; i < n; i++) a[i] = barrett(a[i]);
+}
+
+/*
+ * Inverse transform: the layers undone in reverse order with the inverse
+ * twiddles; the factors 2 and 3 the layers leave are removed at the end
+ * (S = 1 / (2^layers2 * 3^layers3)).  Input |a| < q, output |a| < q.
+ */
+void kpqc_ntruplus_invntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
+    const unsigned n = p->n, h = n / 2;
+    const int16_t *zi = p->zinv;
+    unsigned k = p->nzetas;
+    unsigned s;
+
+    for (s = p->d; s <= p->r2_first; s *= 2) {
+        k -= n / (2 * s);
+        for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
+            const int16_t w = zi[b];
+            for (unsigned i = start; i < start + s; i++) {
+                int16_t u = a[i], v = a[i + s];
+                a[i] = barrett((int16_t)(u + v));
+                a[i + s] = fqmul(w, (int16_t)(u - v));
+            }
+        }
+    }
+    s = p->r3_layers == 2 ? n / 18 : n / 6;
+    for (unsigned layer = 0; layer < p->r3_layers; layer++, s *= 3) {
+        k -= 2 * (n / (3 * s));
+        for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
+            const int16_t w1 = zi[b], w2 = zi[b + 1];
+            for (unsigned i = start; i < start + s; i++) {
+                int16_t y0 = a[i], y1 = a[i + s], y2 = a[i + 2 * s];
+                int16_t d = fqmul(NTRUPLUS_OMEGA, (int16_t)(y1 - y2));
+                a[i] = barrett((int16_t)(y0 + y1 + y2));
+                a[i + s] = fqmul(w1, (int16_t)(y0 - y1 - d));
+                a[i + 2 * s] = fqmul(w2, (int16_t)(y0 - y2 + d));
+            }
+        }
+    }
+    for (unsigned i = 0; i < h; i++) {
+        int16_t u = a[i], v = a[i + h];
+        int16_t b = fqmul(p->c0, (int16_t)(u - v));
+        a[i] = fqmul(p->s_half, (int16_t)(u + v - b));
+        a[i + h] = fqmul(p->s, b);
+    }
+}
+
+/* Product in Z_q[X]/(X^4 - z), z in Montgomery form; result times R^-1. */
+static inline void mul4(int32_t r[4], const int16_t *a, const int16_t *b, int16_t z) {
+    int32_t h0 = (int32_t)a[1] * b[3] + (int32_t)a[2] * b[2] + (int32_t)a[3] * b[1];
+    int32_t h1 = (int32_t)a[2] * b[3] + (int32_t)a[3] * b[2];
+    int32_t h2 = (int32_t)a[3] * b[3];
+    r[0] = (int32_t)a[0] * b[0] + (int32_t)z * mont(h0);
+    r[1] = (int32_t)a[0] * b[1] + (int32_t)a[1] * b[0] + (int32_t)z * mont(h1);
+    r[2] = (int32_t)a[0] * b[2] + (int32_t)a[1] * b[1] + (int32_t)a[2] * b[0] +
+           (int32_t)z * mont(h2);
+    r[3] = (int32_t)a[0] * b[3] + (int32_t)a[1] * b[2] + (int32_t)a[2] * b[1] +
+           (int32_t)a[3] * b[0];
+}
+
+/* Product in Z_q[X]/(X^3 - z), z in Montgomery form. */
+static inline void mul3(int32_t r[3], const int16_t *a, const int16_t *b, int16_t z) {
+    int32_t h0 = (int32_t)a[1] * b[2] + (int32_t)a[2] * b[1];
+    int32_t h1 = (int32_t)a[2] * b[2];
+    r[0] = (int32_t)a[0] * b[0] + (int32_t)z * mont(h0);
+    r[1] = (int32_t)a[0] * b[1] + (int32_t)a[1] * b[0] + (int32_t)z * mont(h1);
+    r[2] = (int32_t)a[0] * b[2] + (int32_t)a[1] * b[1] + (int32_t)a[2] * b[0];
+}
+
+/*
+ * r = a * b (+ c).  Each block sum is < 4q^2 + q^2 in magnitude, inside
+ * Montgomery's range; mont() leaves a factor R^-1 that the product with R^2
+ * (again through mont) turns into none.
+ */
+static void basemul_generic(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                            const int16_t *b, const int16_t *c) {
+    const int16_t *bz = kpqc_ntruplus_base_zetas(p);
+    const unsigned d = p->d, nb = p->n / (2 * d);
+    int32_t t[4];
+    for (unsigned i = 0; i < nb; i++) {
+        for (unsigned half = 0; half < 2; half++) {
+            const unsigned o = 2 * d * i + d * half;
+            const int16_t z = half ? (int16_t)-bz[i] : bz[i];
+            if (d == 4)
+                mul4(t, a + o, b + o, z);
+            else
+                mul3(t, a + o, b + o, z);
+            for (unsigned j = 0; j < d; j++) {
+                int16_t v = fqmul(mont(t[j]), NTRUPLUS_RSQ);
+                r[o + j] = c ? barrett((int16_t)(v + c[o + j])) : v;
+            }
+        }
+    }
+}
+
+void kpqc_ntruplus_basemul_ref(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                               const int16_t *b) {
+    basemul_generic(p, r, a, b, NULL);
+}
+
+void kpqc_ntruplus_basemul_add_ref(const kpqc_ntruplus_params *p, int16_t *r,
+                                   const int16_t *a, const int16_t *b, const int16_t *c) {
+    basemul_generic(p, r, a, b, c);
+}
+
+/* Montgomery-domain product: (aR)(bR) -> abR. */
+#define mm(x, y) fqmul((x), (y))
+
+/* x^(q-2) for x in Montgomery form, result in Montgomery form (0 -> 0). */
+static int16_t fqinv_mont(int16_t x) {
+    /* q - 2 = 3455 = 0b110101111111, left to right */
+    static const uint16_t e = NTRUPLUS_Q - 2;
+    int16_t y = x;
+    for (int bit = 10; bit >= 0; bit--) {
+        y = mm(y, y);
+        if ((e >> bit) & 1) y = mm(y, x); /* public exponent */
+    }
+    return y;
+}
+
+/*
+ * Inversion block by block: for X^4 - z, a(X) a(-X) = b0 + b1 X^2 and the
+ * norm N = b0^2 - z b1^2; a^-1 = a(-X) (b0 - b1 X^2) / N.  For X^3 - z the
+ * adjugate: a^-1 = (a0^2 - z a1 a2, z a2^2 - a0 a1, a1^2 - a0 a2) / N with
+ * N = a0 r0 + z (a1 r2 + a2 r1).  a is invertible iff every N is non-zero.
+ * The N are inverted together (one exponentiation for all, Montgomery's
+ * trick); arithmetic runs in Montgomery form throughout.
+ */
+int kpqc_ntruplus_baseinv(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
+    const int16_t *bz = kpqc_ntruplus_base_zetas(p);
+    const unsigned d = p->d, nblocks = p->n / d;
+    int16_t norm[NTRUPLUS_NMAX / 3], prefix[NTRUPLUS_NMAX / 3];
+    uint32_t zero = 0;
+
+    for (unsigned blk = 0; blk < nblocks; blk++) {
+        const int16_t z = (blk & 1) ? (int16_t)-bz[blk / 2] : bz[blk / 2];
+        int16_t x[4], y[4];
+        for (unsigned j = 0; j < d; j++) x[j] = fqmul(a[d * blk + j], NTRUPLUS_RSQ); /* to Montgomery */
+        int16_t nrm;
+        if (d == 4) {
+            int16_t b0 = barrett((int16_t)(mm(x[0], x[0]) + mm(z, barrett((int16_t)(mm(x[2], x[2]) -
+                                                                    2 * mm(x[1], x[3]))))));
+            int16_t b1 = barrett((int16_t)(2 * mm(x[0], x[2]) - mm(x[1], x[1]) -
+                                           mm(z, mm(x[3], x[3]))));
+            nrm = barrett((int16_t)(mm(b0, b0) - mm(z, mm(b1, b1))));
+            y[0] = barrett((int16_t)(mm(x[0], b0) - mm(z, mm(x[2], b1))));
+            y[1] = barrett((int16_t)(mm(z, mm(x[3], b1)) - mm(x[1], b0)));
+            y[2] = barrett((int16_t)(mm(x[2], b0) - mm(x[0], b1)));
+            y[3] = barrett((int16_t)(mm(x[1], b1) - mm(x[3], b0)));
+        } else {
+            y[0] = barrett((int16_t)(mm(x[0], x[0]) - mm(z, mm(x[1], x[2]))));
+            y[1] = barrett((int16_t)(mm(z, mm(x[2], x[2])) - mm(x[0], x[1])));
+            y[2] = barrett((int16_t)(mm(x[1], x[1]) - mm(x[0], x[2])));
+            nrm = barrett((int16_t)(mm(x[0], y[0]) +
+                                    mm(z, barrett((int16_t)(mm(x[1], y[2]) + mm(x[2], y[1]))))));
+        }
+        for (unsigned j = 0; j < d; j++) r[d * blk + j] = y[j];
+        norm[blk] = nrm;
+        zero |= ~kpqc_ct_nonzero_mask32((uint32_t)(int32_t)nrm) & 1u;
+    }
+    /* Montgomery's trick: prefix products, one inversion, walk back. */
+    int16_t acc = 0;
+    for (unsigned blk = 0; blk < nblocks; blk++) {
+        acc = blk ? mm(acc, norm[blk]) : norm[blk];
+        prefix[blk] = acc;
+    }
+    int16_t inv = fqinv_mont(acc);
+    for (unsigned blk = nblocks; blk-- > 0;) {
+        int16_t ninv = blk ? mm(inv, prefix[blk - 1]) : inv; /* 1/N_blk */
+        if (blk) inv = mm(inv, norm[blk]);
+        for (unsigned j = 0; j < d; j++) {
+            /* (y R)(N^-1 R) R^-1 = y/N R; one more mont leaves y/N */
+            r[d * blk + j] = kpqc_ntruplus_mont(mm(r[d * blk + j], ninv));
+        }
+    }
+    kpqc_wipe(norm, sizeof norm);
+    kpqc_wipe(prefix, sizeof prefix);
+    return (int)zero;
+}
+
+void kpqc_ntruplus_tobytes(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a) {
+    for (unsigned i = 0; i < p->n / 2; i++) {
+        uint16_t t0 = (uint16_t)kpqc_ntruplus_canon(a[2 * i]);
+        uint16_t t1 = (uint16_t)kpqc_ntruplus_canon(a[2 * i + 1]);
+        out[3 * i] = (uint8_t)t0;
+        out[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
+        out[3 * i + 2] = (uint8_t)(t1 >> 4);
+    }
+}
+
+uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in) {
+    uint32_t bad = 0;
+    for (unsigned i = 0; i < p->n / 2; i++) {
+        uint32_t t[2];
+        t[0] = (in[3 * i] | ((uint32_t)in[3 * i + 1] << 8)) & 0xFFF;
+        t[1] = ((in[3 * i + 1] >> 4) | ((uint32_t)in[3 * i + 2] << 4)) & 0xFFF;
+        for (unsigned j = 0; j < 2; j++) {
+            uint32_t ge = ((uint32_t)(NTRUPLUS_Q - 1) - t[j]) >> 31; /* t >= q */
+            bad |= ge;
+            a[2 * i + j] = (int16_t)(t[j] - (NTRUPLUS_Q & (0u - ge)));
+        }
+    }
+    return 0u - bad;
+}
+
+void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf) {
+    const unsigned m = p->n / 8;
+    for (unsigned i = 0; i < m; i++) {
+        unsigned x = buf[i], y = buf[i + m];
+        for (unsigned j = 0; j < 8; j++)
+            a[8 * i + j] = (int16_t)((int)((x >> j) & 1) - (int)((y >> j) & 1));
+    }
+}
+
+void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
+    for (unsigned i = 0; i < p->n; i++) {
+        int32_t x = kpqc_ntruplus_canon(a[i]);               /* [0, q) */
+        x -= NTRUPLUS_Q & -(((NTRUPLUS_Q / 2) - x) >> 31 & 1); /* centred, |x| <= q/2 */
+        x += NTRUPLUS_Q / 2;                                 /* [0, q), same class mod 3 */
+        int32_t r = x - 3 * ((x * 21846) >> 16);             /* x mod 3 */
+        a[i] = (int16_t)(r - 3 * (r >> 1));                  /* 0, 1, 2 -> 0, 1, -1 */
+    }
+}
+
+const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
+    kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
+    kpqc_ntruplus_basemul_add_ref};
+
+const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void) {
+#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+    if (kpqc_use_avx2()) return &kpqc_ntruplus_backend_avx2;
+#endif
+    return &kpqc_ntruplus_backend_portable;
+}
