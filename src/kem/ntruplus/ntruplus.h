@@ -77,6 +77,16 @@ typedef struct kpqc_ntruplus_backend {
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
+#ifdef __x86_64__
+extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2;
+#define KPQC_NTRUPLUS_HAVE_AVX2 1
+/* Twiddles laid out for the vector code (ntruplus_tables.c). */
+extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd864[960], kpqc_ntruplus_avx_tail_inv864[960];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd1152[1152], kpqc_ntruplus_avx_tail_inv1152[1152];
+extern const int16_t kpqc_ntruplus_avx_base768[192], kpqc_ntruplus_avx_base864[288],
+    kpqc_ntruplus_avx_base1152[288];
+#endif
 
 /* The backend for this call: AVX2 when allowed, else portable. */
 const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void);

@@ -1,0 +1,377 @@
+/*
+ * NTRU+: AVX2 transforms and NTT-domain products.  Same results mod q as
+ * the portable code (ntruplus_poly.c), same coefficient order.
+ *
+ * Layers whose stride is a multiple of 16 work on whole vectors with a
+ * broadcast twiddle.  The remaining radix-2 layers:
+ *  - n = 768, 1152 (strides 8 and 4): two 16-coefficient blocks at a time,
+ *    regrouped in registers (128-bit halves, then 64-bit quarters);
+ *  - n = 864 (strides 24, 12, 6, 3 inside blocks of 48): coefficients are
+ *    gathered into a table of 16 rows, row t holding coefficient 3t + u of
+ *    every block (lane 3b + u), so each layer pairs whole rows.
+ * Products in Z_q[X]/(X^d -+ z) run on 16 base rings at once after a
+ * transposition that puts coefficient j of the 16 rings in one vector.
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "ntruplus.h"
+
+#define Q NTRUPLUS_Q
+
+typedef __m256i v16;
+
+static inline v16 vset1(int16_t x) { return _mm256_set1_epi16(x); }
+
+/* a * b * R^-1, with bq = b * q^-1 mod 2^16; |result| < q */
+static inline v16 vmul(v16 a, v16 b, v16 bq) {
+    v16 lo = _mm256_mullo_epi16(a, bq);
+    v16 hi = _mm256_mulhi_epi16(a, b);
+    lo = _mm256_mulhi_epi16(lo, vset1(Q));
+    return _mm256_sub_epi16(hi, lo);
+}
+static inline v16 vmulz(v16 a, v16 z) {
+    return vmul(a, z, _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV)));
+}
+/* a - round(a * v / 2^26) q, v = round(2^26 / q): centred, |result| <= q/2 + 1 */
+static inline v16 vbarrett(v16 a) {
+    v16 t = _mm256_mulhi_epi16(a, vset1(19412));
+    t = _mm256_mulhrs_epi16(t, vset1(32)); /* rounding shift right by 10 */
+    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, vset1(Q)));
+}
+static inline v16 vload(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void vstore(int16_t *p, v16 x) { _mm256_storeu_si256((__m256i *)p, x); }
+
+static const int16_t *tail_table(unsigned n, int inverse) {
+    switch (n) {
+    case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768 : kpqc_ntruplus_avx_tail_fwd768;
+    case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864 : kpqc_ntruplus_avx_tail_fwd864;
+    default: return inverse ? kpqc_ntruplus_avx_tail_inv1152 : kpqc_ntruplus_avx_tail_fwd1152;
+    }
+}
+static const int16_t *base_table(unsigned n) {
+    switch (n) {
+    case 768: return kpqc_ntruplus_avx_base768;
+    case 864: return kpqc_ntruplus_avx_base864;
+    default: return kpqc_ntruplus_avx_base1152;
+    }
+}
+
+/* ---------------------------------------------------------------- gathered rows (n = 864) */
+#define ROWS 16
+#define LANES 64 /* 18 blocks * 3, padded */
+
+static void gather864(int16_t g[ROWS][LANES], const int16_t *a) {
+    for (unsigned t = 0; t < ROWS; t++) {
+        for (unsigned b = 0; b < 18; b++) {
+            const int16_t *s = a + 48 * b + 3 * t;
+            g[t][3 * b] = s[0];
+            g[t][3 * b + 1] = s[1];
+            g[t][3 * b + 2] = s[2];
+        }
+        memset(&g[t][54], 0, (LANES - 54) * sizeof(int16_t));
+    }
+}
+static void scatter864(int16_t *a, int16_t g[ROWS][LANES]) {
+    for (unsigned t = 0; t < ROWS; t++)
+        for (unsigned b = 0; b < 18; b++) {
+            int16_t *s = a + 48 * b + 3 * t;
+            s[0] = g[t][3 * b];
+            s[1] = g[t][3 * b + 1];
+            s[2] = g[t][3 * b + 2];
+        }
+}
+
+static void tail_fwd864(int16_t *a) {
+    int16_t g[ROWS][LANES] __attribute__((aligned(32)));
+    const int16_t *tw = tail_table(864, 0);
+    gather864(g, a);
+    for (unsigned L = 0, half = 8; L < 4; L++, half /= 2) {
+        for (unsigned j = 0; j < (1u << L); j++, tw += LANES) {
+            for (unsigned t = 2 * half * j; t < 2 * half * j + half; t++) {
+                for (unsigned v = 0; v < LANES; v += 16) {
+                    v16 x = vload(&g[t][v]), y = vload(&g[t + half][v]);
+                    v16 m = vmulz(y, vload(tw + v));
+                    vstore(&g[t][v], _mm256_add_epi16(x, m));
+                    vstore(&g[t + half][v], _mm256_sub_epi16(x, m));
+                }
+            }
+        }
+    }
+    for (unsigned t = 0; t < ROWS; t++)
+        for (unsigned v = 0; v < LANES; v += 16) vstore(&g[t][v], vbarrett(vload(&g[t][v])));
+    scatter864(a, g);
+}
+
+static void tail_inv864(int16_t *a) {
+    int16_t g[ROWS][LANES] __attribute__((aligned(32)));
+    const int16_t *tables = tail_table(864, 1);
+    gather864(g, a);
+    for (int L = 3; L >= 0; L--) {
+        const unsigned half = 8u >> L;
+        const int16_t *tw = tables + LANES * ((1u << L) - 1);
+        for (unsigned j = 0; j < (1u << L); j++, tw += LANES) {
+            for (unsigned t = 2 * half * j; t < 2 * half * j + half; t++) {
+                for (unsigned v = 0; v < LANES; v += 16) {
+                    v16 x = vload(&g[t][v]), y = vload(&g[t + half][v]);
+                    vstore(&g[t][v], vbarrett(_mm256_add_epi16(x, y)));
+                    vstore(&g[t + half][v], vmulz(_mm256_sub_epi16(x, y), vload(tw + v)));
+                }
+            }
+        }
+    }
+    scatter864(a, g);
+}
+
+/* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
+static void tail_fwd4(unsigned n, int16_t *a) {
+    const int16_t *tw = tail_table(n, 0);
+    for (unsigned i = 0; i < n; i += 32, tw += 32) {
+        v16 A = vload(a + i), B = vload(a + i + 16);
+        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20); /* A0..7  | B0..7  */
+        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31); /* A8..15 | B8..15 */
+        v16 m = vmulz(t1, vload(tw));
+        v16 u = _mm256_add_epi16(t0, m), w = _mm256_sub_epi16(t0, m);
+        v16 u0 = _mm256_unpacklo_epi64(u, w); /* A0..3 A8..11 | B0..3 B8..11 */
+        v16 u1 = _mm256_unpackhi_epi64(u, w); /* A4..7 A12..15 | B4..7 B12..15 */
+        m = vmulz(u1, vload(tw + 16));
+        u = vbarrett(_mm256_add_epi16(u0, m));
+        w = vbarrett(_mm256_sub_epi16(u0, m));
+        t0 = _mm256_unpacklo_epi64(u, w); /* A0..7 | B0..7 */
+        t1 = _mm256_unpackhi_epi64(u, w); /* A8..15 | B8..15 */
+        vstore(a + i, _mm256_permute2x128_si256(t0, t1, 0x20));
+        vstore(a + i + 16, _mm256_permute2x128_si256(t0, t1, 0x31));
+    }
+}
+
+static void tail_inv4(unsigned n, int16_t *a) {
+    const int16_t *tw = tail_table(n, 1);
+    for (unsigned i = 0; i < n; i += 32, tw += 32) {
+        v16 A = vload(a + i), B = vload(a + i + 16);
+        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20);
+        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31);
+        v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
+        v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
+        v16 x = vbarrett(_mm256_add_epi16(u0, u1));
+        v16 y = vmulz(_mm256_sub_epi16(u0, u1), vload(tw + 16));
+        t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
+        t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
+        x = vbarrett(_mm256_add_epi16(t0, t1));
+        y = vmulz(_mm256_sub_epi16(t0, t1), vload(tw));
+        vstore(a + i, _mm256_permute2x128_si256(x, y, 0x20));
+        vstore(a + i + 16, _mm256_permute2x128_si256(x, y, 0x31));
+    }
+}
+
+/* ---------------------------------------------------------------- transforms */
+static void ntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
+    const unsigned n = p->n, h = n / 2;
+    const int16_t *z = p->zetas;
+    unsigned k = 2;
+
+    {
+        const v16 zt = vset1(p->zeta1);
+        for (unsigned i = 0; i < h; i += 16) {
+            v16 x = vload(a + i), y = vload(a + i + h);
+            v16 t = vmulz(y, zt);
+            vstore(a + i + h, _mm256_sub_epi16(_mm256_add_epi16(x, y), t));
+            vstore(a + i, _mm256_add_epi16(x, t));
+        }
+    }
+    const v16 om = vset1(NTRUPLUS_OMEGA);
+    for (unsigned layer = 0, s = n / 6; layer < p->r3_layers; layer++, s /= 3) {
+        for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
+            const v16 w1 = vset1(z[k]), w2 = vset1(z[k + 1]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 x = vload(a + i);
+                v16 t1 = vmulz(vload(a + i + s), w1);
+                v16 t2 = vmulz(vload(a + i + 2 * s), w2);
+                v16 t3 = vmulz(_mm256_sub_epi16(t1, t2), om);
+                vstore(a + i, vbarrett(_mm256_add_epi16(x, _mm256_add_epi16(t1, t2))));
+                vstore(a + i + s, vbarrett(_mm256_add_epi16(_mm256_sub_epi16(x, t2), t3)));
+                vstore(a + i + 2 * s, vbarrett(_mm256_sub_epi16(_mm256_sub_epi16(x, t1), t3)));
+            }
+        }
+    }
+    unsigned s = p->r2_first;
+    for (; s >= 16 && s % 16 == 0; s /= 2) {
+        for (unsigned start = 0; start < n; start += 2 * s, k++) {
+            const v16 w = vset1(z[k]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 x = vload(a + i);
+                v16 t = vmulz(vload(a + i + s), w);
+                vstore(a + i + s, _mm256_sub_epi16(x, t));
+                vstore(a + i, _mm256_add_epi16(x, t));
+            }
+        }
+    }
+    if (p->d == 4) {
+        /* at most three layers above (from |a| <= q): |a| < 4q here */
+        tail_fwd4(n, a);
+    } else {
+        for (unsigned i = 0; i < n; i += 16) vstore(a + i, vbarrett(vload(a + i)));
+        tail_fwd864(a);
+    }
+}
+
+static void invntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
+    const unsigned n = p->n, h = n / 2;
+    const int16_t *zi = p->zinv;
+    unsigned k = p->nzetas, s;
+
+    if (p->d == 4) {
+        tail_inv4(n, a);
+        k -= n / 8 + n / 16;
+        s = 16;
+    } else {
+        tail_inv864(a);
+        k -= n / 6 + n / 12 + n / 24 + n / 48;
+        s = 48; /* the radix-3 layers follow directly */
+    }
+    for (; s <= p->r2_first; s *= 2) {
+        k -= n / (2 * s);
+        for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
+            const v16 w = vset1(zi[b]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 u = vload(a + i), v = vload(a + i + s);
+                vstore(a + i, vbarrett(_mm256_add_epi16(u, v)));
+                vstore(a + i + s, vmulz(_mm256_sub_epi16(u, v), w));
+            }
+        }
+    }
+    const v16 om = vset1(NTRUPLUS_OMEGA);
+    s = p->r3_layers == 2 ? n / 18 : n / 6;
+    for (unsigned layer = 0; layer < p->r3_layers; layer++, s *= 3) {
+        k -= 2 * (n / (3 * s));
+        for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
+            const v16 w1 = vset1(zi[b]), w2 = vset1(zi[b + 1]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 y0 = vload(a + i), y1 = vload(a + i + s), y2 = vload(a + i + 2 * s);
+                v16 d = vmulz(_mm256_sub_epi16(y1, y2), om);
+                vstore(a + i, vbarrett(_mm256_add_epi16(y0, _mm256_add_epi16(y1, y2))));
+                vstore(a + i + s, vmulz(_mm256_sub_epi16(_mm256_sub_epi16(y0, y1), d), w1));
+                vstore(a + i + 2 * s, vmulz(_mm256_add_epi16(_mm256_sub_epi16(y0, y2), d), w2));
+            }
+        }
+    }
+    const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
+    for (unsigned i = 0; i < h; i += 16) {
+        v16 u = vload(a + i), v = vload(a + i + h);
+        v16 b = vmulz(_mm256_sub_epi16(u, v), c0);
+        vstore(a + i, vmulz(_mm256_sub_epi16(_mm256_add_epi16(u, v), b), sh));
+        vstore(a + i + h, vmulz(b, sc));
+    }
+}
+
+/* ---------------------------------------------------------------- products */
+/*
+ * 16 rings Z_q[X]/(X^d - z_i), coefficient j of all in x[j]: r = a b R^-1 * R
+ * (the RSQ factor) (+ c).  b times z is formed once; each output is a sum of
+ * d Montgomery products, |sum| < 4q.
+ */
+static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) {
+    const v16 zq = _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV));
+    const v16 rsq = vset1(NTRUPLUS_RSQ);
+    v16 yz[4], yq[4], yzq[4];
+    for (unsigned j = 0; j < d; j++) {
+        yq[j] = _mm256_mullo_epi16(y[j], vset1((int16_t)NTRUPLUS_QINV));
+        if (j) {
+            yz[j] = vmul(y[j], z, zq);
+            yzq[j] = _mm256_mullo_epi16(yz[j], vset1((int16_t)NTRUPLUS_QINV));
+        }
+    }
+    for (unsigned k = 0; k < d; k++) {
+        v16 acc = _mm256_setzero_si256();
+        for (unsigned i = 0; i < d; i++) {
+            /* x_i times y_(k-i), wrapping through X^d = z */
+            unsigned j = (k + d - i) % d;
+            acc = _mm256_add_epi16(acc, i <= k ? vmul(x[i], y[j], yq[j]) : vmul(x[i], yz[j], yzq[j]));
+        }
+        r[k] = vmulz(acc, rsq);
+    }
+}
+
+/* d = 4: 64 coefficients <-> coefficient-major, lane order as the tables */
+static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+    const v16 sh = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
+                                    0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    v16 v0 = _mm256_shuffle_epi8(vload(a), sh), v1 = _mm256_shuffle_epi8(vload(a + 16), sh);
+    v16 v2 = _mm256_shuffle_epi8(vload(a + 32), sh), v3 = _mm256_shuffle_epi8(vload(a + 48), sh);
+    v16 l01 = _mm256_unpacklo_epi32(v0, v1), h01 = _mm256_unpackhi_epi32(v0, v1);
+    v16 l23 = _mm256_unpacklo_epi32(v2, v3), h23 = _mm256_unpackhi_epi32(v2, v3);
+    c[0] = _mm256_unpacklo_epi64(l01, l23);
+    c[1] = _mm256_unpackhi_epi64(l01, l23);
+    c[2] = _mm256_unpacklo_epi64(h01, h23);
+    c[3] = _mm256_unpackhi_epi64(h01, h23);
+}
+static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
+    const v16 sh = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+                                    0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    /* the dword transpose is its own inverse */
+    v16 l = _mm256_unpacklo_epi32(c[0], c[1]), h = _mm256_unpackhi_epi32(c[0], c[1]);
+    v16 l2 = _mm256_unpacklo_epi32(c[2], c[3]), h2 = _mm256_unpackhi_epi32(c[2], c[3]);
+    v16 v0 = _mm256_unpacklo_epi64(l, l2), v1 = _mm256_unpackhi_epi64(l, l2);
+    v16 v2 = _mm256_unpacklo_epi64(h, h2), v3 = _mm256_unpackhi_epi64(h, h2);
+    vstore(a, _mm256_shuffle_epi8(v0, sh));
+    vstore(a + 16, _mm256_shuffle_epi8(v1, sh));
+    vstore(a + 32, _mm256_shuffle_epi8(v2, sh));
+    vstore(a + 48, _mm256_shuffle_epi8(v3, sh));
+}
+
+static void basemul_d4(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                       const int16_t *b, const int16_t *c) {
+    const int16_t *bz = base_table(p->n);
+    for (unsigned i = 0; i < p->n; i += 64, bz += 16) {
+        v16 x[4], y[4], o[4];
+        to_coeff_major(x, a + i);
+        to_coeff_major(y, b + i);
+        mul16(o, x, y, vload(bz), 4);
+        if (c) {
+            to_coeff_major(x, c + i);
+            for (unsigned j = 0; j < 4; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
+        }
+        from_coeff_major(r + i, o);
+    }
+}
+
+/* d = 3 (n = 864): coefficient-major copies through memory */
+static void basemul_d3(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                       const int16_t *b, const int16_t *c) {
+    const int16_t *bz = base_table(p->n);
+    int16_t ta[3][16], tb[3][16], tr[3][16];
+    for (unsigned i = 0; i < p->n; i += 48, bz += 16) {
+        for (unsigned blk = 0; blk < 16; blk++)
+            for (unsigned j = 0; j < 3; j++) {
+                ta[j][blk] = a[i + 3 * blk + j];
+                tb[j][blk] = b[i + 3 * blk + j];
+            }
+        v16 x[3], y[3], o[3];
+        for (unsigned j = 0; j < 3; j++) x[j] = vload(ta[j]), y[j] = vload(tb[j]);
+        mul16(o, x, y, vload(bz), 3);
+        for (unsigned j = 0; j < 3; j++) vstore(tr[j], o[j]);
+        for (unsigned blk = 0; blk < 16; blk++)
+            for (unsigned j = 0; j < 3; j++) {
+                int16_t v = tr[j][blk];
+                r[i + 3 * blk + j] = c ? kpqc_ntruplus_barrett((int16_t)(v + c[i + 3 * blk + j])) : v;
+            }
+    }
+}
+
+static void basemul_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                         const int16_t *b) {
+    if (p->d == 4)
+        basemul_d4(p, r, a, b, NULL);
+    else
+        basemul_d3(p, r, a, b, NULL);
+}
+
+static void basemul_add_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                             const int16_t *b, const int16_t *c) {
+    if (p->d == 4)
+        basemul_d4(p, r, a, b, c);
+    else
+        basemul_d3(p, r, a, b, c);
+}
+
+const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {ntt_avx2, invntt_avx2, basemul_avx2,
+                                                          basemul_add_avx2};

@@ -1,0 +1,161 @@
+/*
+ * NTRU+ arithmetic: the AVX2 transforms and products against the portable
+ * ones on random inputs (compared mod q), and the portable NTT-based
+ * product against a schoolbook product modulo X^n - X^(n/2) + 1;
+ * inverse transform and NTT-domain inversion round trips.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "harness.h"
+#include "internal.h"
+#include "kem/ntruplus/ntruplus.h"
+
+#define NMAX NTRUPLUS_NMAX
+#define Q NTRUPLUS_Q
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+/* uniform in (-q, q) */
+static void random_poly(int16_t *a, unsigned n) {
+    for (unsigned i = 0; i < n; i++) a[i] = (int16_t)((int)(rnd() % (2 * Q - 1)) - (Q - 1));
+}
+static int32_t modq(int32_t x) {
+    x %= Q;
+    return x < 0 ? x + Q : x;
+}
+static int same_mod_q(const int16_t *a, const int16_t *b, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        if (modq(a[i]) != modq(b[i])) return 0;
+    return 1;
+}
+static int in_range(const int16_t *a, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] <= -Q || a[i] >= Q) return 0;
+    return 1;
+}
+
+/* c = a b mod (q, X^n - X^(n/2) + 1) */
+static void schoolbook(int16_t *c, const int16_t *a, const int16_t *b, unsigned n) {
+    static int64_t t[2 * NMAX];
+    memset(t, 0, sizeof t);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) t[i + j] += (int64_t)a[i] * b[j];
+    for (unsigned k = 2 * n - 1; k >= n; k--) { /* X^n = X^(n/2) - 1 */
+        t[k - n / 2] += t[k];
+        t[k - n] -= t[k];
+        t[k] = 0;
+    }
+    for (unsigned i = 0; i < n; i++) c[i] = (int16_t)(((t[i] % Q) + Q) % Q);
+}
+
+static void check_portable(const kpqc_ntruplus_params *p) {
+    const kpqc_ntruplus_backend *be = &kpqc_ntruplus_backend_portable;
+    const unsigned n = p->n;
+    int16_t a[NMAX] = {0}, b[NMAX] = {0}, c[NMAX] = {0}, d[NMAX] = {0}, e[NMAX] = {0};
+    for (int iter = 0; iter < 3; iter++) {
+        random_poly(a, n);
+        for (unsigned i = 0; i < n; i++) b[i] = (int16_t)((int)(rnd() % 3) - 1);
+        if (iter == 2) random_poly(b, n);
+        schoolbook(c, a, b, n);
+        memcpy(d, a, sizeof d);
+        memcpy(e, b, sizeof e);
+        be->ntt(p, d);
+        be->ntt(p, e);
+        CHECK(in_range(d, n) && in_range(e, n));
+        be->basemul(p, d, d, e);
+        be->invntt(p, d);
+        CHECK(in_range(d, n));
+        CHECK_MSG(same_mod_q(c, d, n), "n=%u: NTT product differs from schoolbook", n);
+    }
+    /* X * X^(n-1) = X^n = X^(n/2) - 1: a fixed point of the ring's definition */
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    a[1] = 1;
+    b[n - 1] = 1;
+    be->ntt(p, a);
+    be->ntt(p, b);
+    be->basemul(p, a, a, b);
+    be->invntt(p, a);
+    for (unsigned i = 0; i < n; i++) {
+        int32_t want = i == n / 2 ? 1 : i == 0 ? Q - 1 : 0;
+        CHECK_MSG(modq(a[i]) == want, "n=%u: X^n at %u", n, i);
+    }
+    /* inverse transform round trip, and inversion */
+    for (int iter = 0; iter < 20; iter++) {
+        random_poly(a, n);
+        memcpy(b, a, sizeof b);
+        be->ntt(p, b);
+        memcpy(c, b, sizeof c);
+        be->invntt(p, c);
+        CHECK(same_mod_q(a, c, n));
+        if (kpqc_ntruplus_baseinv(p, d, b) == 0) {
+            be->basemul(p, e, b, d);
+            for (unsigned i = 0; i < n; i++)
+                CHECK_MSG(modq(e[i]) == (i % p->d == 0), "n=%u: a * a^-1 at %u", n, i);
+        }
+    }
+    /* a non-invertible element is reported */
+    memset(a, 0, sizeof a);
+    a[0] = 1;
+    be->ntt(p, a);
+    memset(a + 2 * p->d, 0, p->d * sizeof a[0]); /* one base ring element zero */
+    CHECK(kpqc_ntruplus_baseinv(p, b, a) == 1);
+}
+
+#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+static void check_avx2(const kpqc_ntruplus_params *p) {
+    const kpqc_ntruplus_backend *ref = &kpqc_ntruplus_backend_portable;
+    const kpqc_ntruplus_backend *vec = &kpqc_ntruplus_backend_avx2;
+    const unsigned n = p->n;
+    int16_t a[NMAX] = {0}, b[NMAX] = {0}, c[NMAX] = {0}, x[NMAX] = {0}, y[NMAX] = {0};
+    for (int iter = 0; iter < 200; iter++) {
+        random_poly(a, n);
+        if (iter == 0)
+            for (unsigned i = 0; i < n; i++) a[i] = Q - 1; /* extremes */
+        if (iter == 1)
+            for (unsigned i = 0; i < n; i++) a[i] = -(Q - 1);
+        memcpy(x, a, sizeof x);
+        memcpy(y, a, sizeof y);
+        ref->ntt(p, x);
+        vec->ntt(p, y);
+        CHECK(in_range(y, n));
+        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 NTT differs", n);
+        memcpy(x, a, sizeof x);
+        memcpy(y, a, sizeof y);
+        ref->invntt(p, x);
+        vec->invntt(p, y);
+        CHECK(in_range(y, n));
+        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 inverse NTT differs", n);
+        random_poly(b, n);
+        random_poly(c, n);
+        ref->basemul(p, x, a, b);
+        vec->basemul(p, y, a, b);
+        CHECK(in_range(y, n));
+        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 basemul differs", n);
+        ref->basemul_add(p, x, a, b, c);
+        vec->basemul_add(p, y, a, b, c);
+        CHECK(in_range(y, n));
+        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 basemul_add differs", n);
+        if (test_failures) break;
+    }
+}
+#endif
+
+int main(void) {
+    const kpqc_ntruplus_params *sets[] = {&kpqc_ntruplus_params768, &kpqc_ntruplus_params864,
+                                          &kpqc_ntruplus_params1152};
+    for (unsigned s = 0; s < 3; s++) {
+        check_portable(sets[s]);
+#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+        if (kpqc_use_avx2()) check_avx2(sets[s]);
+        else printf("n=%u: AVX2 not in use, vector checks skipped\n", sets[s]->n);
+#endif
+    }
+    return test_result("test_ntruplus_ntt");
+}
