@@ -74,6 +74,9 @@ typedef struct kpqc_ntruplus_backend {
     /* r = a * b + c in the NTT domain */
     void (*basemul_add)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                         const int16_t *b, const int16_t *c);
+    /* r = a^-1 in the NTT domain; 1 if a is not invertible (r then
+     * meaningless), else 0; constant time */
+    int (*baseinv)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
@@ -98,8 +101,7 @@ void kpqc_ntruplus_basemul_ref(const kpqc_ntruplus_params *p, int16_t *r, const 
                                const int16_t *b);
 void kpqc_ntruplus_basemul_add_ref(const kpqc_ntruplus_params *p, int16_t *r,
                                    const int16_t *a, const int16_t *b, const int16_t *c);
-/* r = a^-1 in the NTT domain; returns 1 if a is not invertible (r then
- * undefined), 0 otherwise, in constant time. */
+/* Portable inversion (see the backend's baseinv). */
 int kpqc_ntruplus_baseinv(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a);
 
 /* Serialisation: 12 bits per coefficient, canonical form. */

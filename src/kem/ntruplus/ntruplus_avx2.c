@@ -373,5 +373,78 @@ static void basemul_add_avx2(const kpqc_ntruplus_params *p, int16_t *r, const in
         basemul_d3(p, r, a, b, c);
 }
 
+
+/* ---------------------------------------------------------------- inversion */
+#define mm(x, y) vmulz((x), (y)) /* Montgomery-form product */
+
+static inline v16 vinv_mont(v16 x) {
+    const unsigned e = NTRUPLUS_Q - 2;
+    v16 y = x;
+    for (int bit = 10; bit >= 0; bit--) {
+        y = mm(y, y);
+        if ((e >> bit) & 1) y = mm(y, x); /* public exponent */
+    }
+    return y;
+}
+
+/*
+ * 16 base rings at once, same formulas as the portable code; returns a
+ * non-zero mask when some norm is zero.  r may alias nothing of a.
+ */
+static inline uint32_t inv16(v16 *r, const v16 *a, v16 z, unsigned d) {
+    const v16 rsq = vset1(NTRUPLUS_RSQ), one = vset1(1);
+    v16 x[4], y[4], nrm;
+    for (unsigned j = 0; j < d; j++) x[j] = mm(a[j], rsq);
+    if (d == 4) {
+        v16 b0 = vbarrett(_mm256_add_epi16(
+            mm(x[0], x[0]),
+            mm(z, vbarrett(_mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1))))));
+        v16 b1 = vbarrett(_mm256_sub_epi16(
+            _mm256_sub_epi16(_mm256_slli_epi16(mm(x[0], x[2]), 1), mm(x[1], x[1])),
+            mm(z, mm(x[3], x[3]))));
+        nrm = vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(z, mm(b1, b1))));
+        y[0] = _mm256_sub_epi16(mm(x[0], b0), mm(z, mm(x[2], b1)));
+        y[1] = _mm256_sub_epi16(mm(z, mm(x[3], b1)), mm(x[1], b0));
+        y[2] = _mm256_sub_epi16(mm(x[2], b0), mm(x[0], b1));
+        y[3] = _mm256_sub_epi16(mm(x[1], b1), mm(x[3], b0));
+    } else {
+        y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(z, mm(x[1], x[2]))));
+        y[1] = vbarrett(_mm256_sub_epi16(mm(z, mm(x[2], x[2])), mm(x[0], x[1])));
+        y[2] = vbarrett(_mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2])));
+        nrm = vbarrett(_mm256_add_epi16(
+            mm(x[0], y[0]), mm(z, vbarrett(_mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1]))))));
+    }
+    v16 ninv = vinv_mont(nrm);
+    for (unsigned j = 0; j < d; j++) r[j] = mm(mm(y[j], ninv), one);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm, _mm256_setzero_si256()));
+}
+
+static int baseinv_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
+    const int16_t *bz = base_table(p->n);
+    uint32_t zero = 0;
+    if (p->d == 4) {
+        for (unsigned i = 0; i < p->n; i += 64, bz += 16) {
+            v16 x[4], o[4];
+            to_coeff_major(x, a + i);
+            zero |= inv16(o, x, vload(bz), 4);
+            from_coeff_major(r + i, o);
+        }
+    } else {
+        int16_t t[3][16];
+        for (unsigned i = 0; i < p->n; i += 48, bz += 16) {
+            v16 x[3], o[3];
+            for (unsigned blk = 0; blk < 16; blk++)
+                for (unsigned j = 0; j < 3; j++) t[j][blk] = a[i + 3 * blk + j];
+            for (unsigned j = 0; j < 3; j++) x[j] = vload(t[j]);
+            zero |= inv16(o, x, vload(bz), 3);
+            for (unsigned j = 0; j < 3; j++) vstore(t[j], o[j]);
+            for (unsigned blk = 0; blk < 16; blk++)
+                for (unsigned j = 0; j < 3; j++) r[i + 3 * blk + j] = t[j][blk];
+        }
+        memset(t, 0, sizeof t);
+    }
+    return (int)((zero | (0u - zero)) >> 31);
+}
+
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {ntt_avx2, invntt_avx2, basemul_avx2,
-                                                          basemul_add_avx2};
+                                                          basemul_add_avx2, baseinv_avx2};

@@ -57,7 +57,7 @@ static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend
     for (unsigned i = 0; i < p->n; i++) a[i] = (int16_t)(3 * a[i]);
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
-    int bad = kpqc_ntruplus_baseinv(p, ainv, a);
+    int bad = be->baseinv(p, ainv, a);
     kpqc_wipe(buf, sizeof buf);
     return bad;
 }
@@ -172,8 +172,14 @@ out:
     return rc;
 }
 
-/* Key bytes of the secret key that seed the implicit-rejection secret. */
-#define NTRUPLUS_REJ_KEYBYTES 64
+/*
+ * Implicit rejection: SHAKE256(3 || sk[0..48) || G(bytes(r))[0..48) || m),
+ * keyed by 48 bytes of f (32 coefficients of the NTT-domain secret) and a
+ * function of the ciphertext, since c = h r + m is fixed by (r, m); 48
+ * bytes of G(bytes(r)) bind r.  At most 385 bytes: three permutations.
+ */
+#define NTRUPLUS_REJ_KEYBYTES 48
+#define NTRUPLUS_REJ_BINDBYTES 48
 
 static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
                   const uint8_t *sk) {
@@ -212,10 +218,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     kpqc_ntruplus_tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
 
-    /*
-     * Rejection secret: SHAKE256(3 || sk[0..64) || G(bytes(r)) || m), a
-     * keyed function of the ciphertext: c = h r + m is fixed by (r, m).
-     */
+    /* rejection secret (m packed two bits per coefficient) */
     for (unsigned i = 0; i < n / 4; i++) {
         unsigned byte = 0;
         for (unsigned j = 0; j < 4; j++) byte |= ((unsigned)m[4 * i + j] & 3u) << (2 * j);
@@ -227,7 +230,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
         kpqc_shake256_init(&k);
         kpqc_keccak_absorb(&k, &prefix, 1);
         kpqc_keccak_absorb(&k, sk, NTRUPLUS_REJ_KEYBYTES);
-        kpqc_keccak_absorb(&k, pad, n / 4);
+        kpqc_keccak_absorb(&k, pad, NTRUPLUS_REJ_BINDBYTES);
         kpqc_keccak_absorb(&k, mpacked, n / 4);
         kpqc_keccak_squeeze(&k, rej, sizeof rej);
         kpqc_keccak_wipe(&k);

@@ -154,28 +154,31 @@ void kpqc_ntruplus_basemul_add_ref(const kpqc_ntruplus_params *p, int16_t *r,
     basemul_generic(p, r, a, b, c);
 }
 
-/* Montgomery-domain product: (aR)(bR) -> abR. */
+/* Montgomery product: x y R^-1. */
 #define mm(x, y) fqmul((x), (y))
 
-/* x^(q-2) for x in Montgomery form, result in Montgomery form (0 -> 0). */
-static int16_t fqinv_mont(int16_t x) {
-    /* q - 2 = 3455 = 0b110101111111, left to right */
-    static const uint16_t e = NTRUPLUS_Q - 2;
+/* Inverse of x under mm (whose unit is R): x^(q-2) by mm, 0 -> 0. */
+static int16_t mm_inverse(int16_t x) {
+    const unsigned e = NTRUPLUS_Q - 2; /* public exponent */
     int16_t y = x;
     for (int bit = 10; bit >= 0; bit--) {
         y = mm(y, y);
-        if ((e >> bit) & 1) y = mm(y, x); /* public exponent */
+        if ((e >> bit) & 1) y = mm(y, x);
     }
     return y;
 }
 
 /*
- * Inversion block by block: for X^4 - z, a(X) a(-X) = b0 + b1 X^2 and the
- * norm N = b0^2 - z b1^2; a^-1 = a(-X) (b0 - b1 X^2) / N.  For X^3 - z the
- * adjugate: a^-1 = (a0^2 - z a1 a2, z a2^2 - a0 a1, a1^2 - a0 a2) / N with
- * N = a0 r0 + z (a1 r2 + a2 r1).  a is invertible iff every N is non-zero.
- * The N are inverted together (one exponentiation for all, Montgomery's
- * trick); arithmetic runs in Montgomery form throughout.
+ * Inversion block by block.  For X^4 - z: a(X) a(-X) = b0 + b1 X^2 with
+ * b0 = a0^2 + z (a2^2 - 2 a1 a3), b1 = 2 a0 a2 - a1^2 - z a3^2; the norm is
+ * N = b0^2 - z b1^2 and a^-1 = a(-X) (b0 - b1 X^2) / N.  For X^3 - z the
+ * adjugate: y = (a0^2 - z a1 a2, z a2^2 - a0 a1, a1^2 - a0 a2), N = a0 y0 +
+ * z (a1 y2 + a2 y1), a^-1 = y / N.  a is invertible iff no N is zero.
+ *
+ * Products are summed in 32 bits and reduced once (Montgomery), so y and N
+ * carry known powers of R: y' = y R^-2, N' = N R^-3 for d = 4, y' = y R^-1,
+ * N' = N R^-2 for d = 3; in both cases mont(y' * N'^-1) = y / N.  All N' are
+ * inverted together (Montgomery's trick, one exponentiation).
  */
 int kpqc_ntruplus_baseinv(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
     const int16_t *bz = kpqc_ntruplus_base_zetas(p);
@@ -184,45 +187,39 @@ int kpqc_ntruplus_baseinv(const kpqc_ntruplus_params *p, int16_t *r, const int16
     uint32_t zero = 0;
 
     for (unsigned blk = 0; blk < nblocks; blk++) {
-        const int16_t z = (blk & 1) ? (int16_t)-bz[blk / 2] : bz[blk / 2];
-        int16_t x[4], y[4];
-        for (unsigned j = 0; j < d; j++) x[j] = fqmul(a[d * blk + j], NTRUPLUS_RSQ); /* to Montgomery */
+        const int32_t z = (blk & 1) ? -bz[blk / 2] : bz[blk / 2];
+        const int16_t *x = a + d * blk;
+        int16_t *y = r + d * blk;
+        const int32_t x0 = x[0], x1 = x[1], x2 = x[2];
         int16_t nrm;
         if (d == 4) {
-            int16_t b0 = barrett((int16_t)(mm(x[0], x[0]) + mm(z, barrett((int16_t)(mm(x[2], x[2]) -
-                                                                    2 * mm(x[1], x[3]))))));
-            int16_t b1 = barrett((int16_t)(2 * mm(x[0], x[2]) - mm(x[1], x[1]) -
-                                           mm(z, mm(x[3], x[3]))));
-            nrm = barrett((int16_t)(mm(b0, b0) - mm(z, mm(b1, b1))));
-            y[0] = barrett((int16_t)(mm(x[0], b0) - mm(z, mm(x[2], b1))));
-            y[1] = barrett((int16_t)(mm(z, mm(x[3], b1)) - mm(x[1], b0)));
-            y[2] = barrett((int16_t)(mm(x[2], b0) - mm(x[0], b1)));
-            y[3] = barrett((int16_t)(mm(x[1], b1) - mm(x[3], b0)));
+            const int32_t x3 = x[3];
+            int32_t b0 = mont(x0 * x0 + z * mont(x2 * x2 - 2 * x1 * x3));
+            int32_t b1 = mont(2 * x0 * x2 - x1 * x1 - z * mont(x3 * x3));
+            nrm = mont(b0 * b0 - z * mont(b1 * b1));
+            y[0] = mont(x0 * b0 - z * mont(x2 * b1));
+            y[1] = mont(z * mont(x3 * b1) - x1 * b0);
+            y[2] = mont(x2 * b0 - x0 * b1);
+            y[3] = mont(x1 * b1 - x3 * b0);
         } else {
-            y[0] = barrett((int16_t)(mm(x[0], x[0]) - mm(z, mm(x[1], x[2]))));
-            y[1] = barrett((int16_t)(mm(z, mm(x[2], x[2])) - mm(x[0], x[1])));
-            y[2] = barrett((int16_t)(mm(x[1], x[1]) - mm(x[0], x[2])));
-            nrm = barrett((int16_t)(mm(x[0], y[0]) +
-                                    mm(z, barrett((int16_t)(mm(x[1], y[2]) + mm(x[2], y[1]))))));
+            int32_t y0 = mont(x0 * x0 - z * mont(x1 * x2));
+            int32_t y1 = mont(z * mont(x2 * x2) - x0 * x1);
+            int32_t y2 = mont(x1 * x1 - x0 * x2);
+            nrm = mont(x0 * y0 + z * mont(x1 * y2 + x2 * y1));
+            y[0] = (int16_t)y0, y[1] = (int16_t)y1, y[2] = (int16_t)y2;
         }
-        for (unsigned j = 0; j < d; j++) r[d * blk + j] = y[j];
         norm[blk] = nrm;
-        zero |= ~kpqc_ct_nonzero_mask32((uint32_t)(int32_t)nrm) & 1u;
+        zero |= ~kpqc_ct_nonzero_mask32((uint32_t)(int32_t)barrett(nrm)) & 1u;
     }
-    /* Montgomery's trick: prefix products, one inversion, walk back. */
-    int16_t acc = 0;
-    for (unsigned blk = 0; blk < nblocks; blk++) {
-        acc = blk ? mm(acc, norm[blk]) : norm[blk];
-        prefix[blk] = acc;
-    }
-    int16_t inv = fqinv_mont(acc);
+    int16_t acc = norm[0];
+    prefix[0] = acc;
+    for (unsigned blk = 1; blk < nblocks; blk++) prefix[blk] = acc = mm(acc, norm[blk]);
+    int16_t inv = mm_inverse(acc);
     for (unsigned blk = nblocks; blk-- > 0;) {
-        int16_t ninv = blk ? mm(inv, prefix[blk - 1]) : inv; /* 1/N_blk */
+        int16_t ninv = blk ? mm(inv, prefix[blk - 1]) : inv; /* mm-inverse: N'^-1 R^2 */
         if (blk) inv = mm(inv, norm[blk]);
-        for (unsigned j = 0; j < d; j++) {
-            /* (y R)(N^-1 R) R^-1 = y/N R; one more mont leaves y/N */
-            r[d * blk + j] = kpqc_ntruplus_mont(mm(r[d * blk + j], ninv));
-        }
+        ninv = mont(mont(ninv)); /* N'^-1 */
+        for (unsigned j = 0; j < d; j++) r[d * blk + j] = mm(r[d * blk + j], ninv);
     }
     kpqc_wipe(norm, sizeof norm);
     kpqc_wipe(prefix, sizeof prefix);
@@ -275,7 +272,7 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
-    kpqc_ntruplus_basemul_add_ref};
+    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv};
 
 const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void) {
 #ifdef KPQC_NTRUPLUS_HAVE_AVX2
