@@ -15,8 +15,13 @@
  * after each radix-3 layer < 5q before its reduction; the radix-2 layers grow
  * by at most q each (at most five of them, from q/2) and are reduced at the end.
  */
-void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
-    const unsigned n = p->n, h = n / 2;
+#define INLINE static inline __attribute__((always_inline))
+
+/* The shape arguments are constants at each call site below, so that every
+ * parameter set gets loops of known length. */
+INLINE void ntt_core(const kpqc_ntruplus_params *p, int16_t *a, const unsigned n,
+                     const unsigned d, const unsigned r3_layers, const unsigned r2_first) {
+    const unsigned h = n / 2;
     const int16_t *z = p->zetas;
     unsigned k = 2;
 
@@ -25,7 +30,7 @@ void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
         a[i + h] = (int16_t)(a[i] + a[i + h] - t);
         a[i] = (int16_t)(a[i] + t);
     }
-    for (unsigned layer = 0, s = n / 6; layer < p->r3_layers; layer++, s /= 3) {
+    for (unsigned layer = 0, s = n / 6; layer < r3_layers; layer++, s /= 3) {
         for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
             const int16_t w1 = z[k], w2 = z[k + 1];
             for (unsigned i = start; i < start + s; i++) {
@@ -39,7 +44,7 @@ void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
             }
         }
     }
-    for (unsigned s = p->r2_first; s >= p->d; s /= 2) {
+    for (unsigned s = r2_first; s >= d; s /= 2) {
         for (unsigned start = 0; start < n; start += 2 * s, k++) {
             const int16_t w = z[k];
             for (unsigned i = start; i < start + s; i++) {
@@ -52,18 +57,27 @@ void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
     for (unsigned i = 0; i < n; i++) a[i] = barrett(a[i]);
 }
 
+void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: ntt_core(p, a, 768, 4, 1, 64); break;
+    case 864: ntt_core(p, a, 864, 3, 2, 24); break;
+    default: ntt_core(p, a, 1152, 4, 2, 32); break;
+    }
+}
+
 /*
  * Inverse transform: the layers undone in reverse order with the inverse
  * twiddles; the factors 2 and 3 the layers leave are removed at the end
  * (S = 1 / (2^layers2 * 3^layers3)).  Input |a| < q, output |a| < q.
  */
-void kpqc_ntruplus_invntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
-    const unsigned n = p->n, h = n / 2;
+INLINE void invntt_core(const kpqc_ntruplus_params *p, int16_t *a, const unsigned n,
+                        const unsigned d, const unsigned r3_layers, const unsigned r2_first) {
+    const unsigned h = n / 2;
     const int16_t *zi = p->zinv;
     unsigned k = p->nzetas;
     unsigned s;
 
-    for (s = p->d; s <= p->r2_first; s *= 2) {
+    for (s = d; s <= r2_first; s *= 2) {
         k -= n / (2 * s);
         for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
             const int16_t w = zi[b];
@@ -74,17 +88,17 @@ void kpqc_ntruplus_invntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
             }
         }
     }
-    s = p->r3_layers == 2 ? n / 18 : n / 6;
-    for (unsigned layer = 0; layer < p->r3_layers; layer++, s *= 3) {
+    s = r3_layers == 2 ? n / 18 : n / 6;
+    for (unsigned layer = 0; layer < r3_layers; layer++, s *= 3) {
         k -= 2 * (n / (3 * s));
         for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
             const int16_t w1 = zi[b], w2 = zi[b + 1];
             for (unsigned i = start; i < start + s; i++) {
                 int16_t y0 = a[i], y1 = a[i + s], y2 = a[i + 2 * s];
-                int16_t d = fqmul(NTRUPLUS_OMEGA, (int16_t)(y1 - y2));
+                int16_t e = fqmul(NTRUPLUS_OMEGA, (int16_t)(y1 - y2));
                 a[i] = barrett((int16_t)(y0 + y1 + y2));
-                a[i + s] = fqmul(w1, (int16_t)(y0 - y1 - d));
-                a[i + 2 * s] = fqmul(w2, (int16_t)(y0 - y2 + d));
+                a[i + s] = fqmul(w1, (int16_t)(y0 - y1 - e));
+                a[i + 2 * s] = fqmul(w2, (int16_t)(y0 - y2 + e));
             }
         }
     }
@@ -93,6 +107,14 @@ void kpqc_ntruplus_invntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
         int16_t b = fqmul(p->c0, (int16_t)(u - v));
         a[i] = fqmul(p->s_half, (int16_t)(u + v - b));
         a[i + h] = fqmul(p->s, b);
+    }
+}
+
+void kpqc_ntruplus_invntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: invntt_core(p, a, 768, 4, 1, 64); break;
+    case 864: invntt_core(p, a, 864, 3, 2, 24); break;
+    default: invntt_core(p, a, 1152, 4, 2, 32); break;
     }
 }
 
@@ -123,10 +145,10 @@ static inline void mul3(int32_t r[3], const int16_t *a, const int16_t *b, int16_
  * Montgomery's range; mont() leaves a factor R^-1 that the product with R^2
  * (again through mont) turns into none.
  */
-static void basemul_generic(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                            const int16_t *b, const int16_t *c) {
+INLINE void basemul_core(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                         const int16_t *b, const int16_t *c, const unsigned n, const unsigned d) {
     const int16_t *bz = kpqc_ntruplus_base_zetas(p);
-    const unsigned d = p->d, nb = p->n / (2 * d);
+    const unsigned nb = n / (2 * d);
     int32_t t[4];
     for (unsigned i = 0; i < nb; i++) {
         for (unsigned half = 0; half < 2; half++) {
@@ -141,6 +163,15 @@ static void basemul_generic(const kpqc_ntruplus_params *p, int16_t *r, const int
                 r[o + j] = c ? barrett((int16_t)(v + c[o + j])) : v;
             }
         }
+    }
+}
+
+static void basemul_generic(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                            const int16_t *b, const int16_t *c) {
+    switch (p->n) {
+    case 768: basemul_core(p, r, a, b, c, 768, 4); break;
+    case 864: basemul_core(p, r, a, b, c, 864, 3); break;
+    default: basemul_core(p, r, a, b, c, 1152, 4); break;
     }
 }
 
