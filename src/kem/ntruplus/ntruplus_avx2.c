@@ -187,9 +187,9 @@ static void ntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
                 v16 t1 = vmulz(vload(a + i + s), w1);
                 v16 t2 = vmulz(vload(a + i + 2 * s), w2);
                 v16 t3 = vmulz(_mm256_sub_epi16(t1, t2), om);
-                vstore(a + i, vbarrett(_mm256_add_epi16(x, _mm256_add_epi16(t1, t2))));
-                vstore(a + i + s, vbarrett(_mm256_add_epi16(_mm256_sub_epi16(x, t2), t3)));
-                vstore(a + i + 2 * s, vbarrett(_mm256_sub_epi16(_mm256_sub_epi16(x, t1), t3)));
+                vstore(a + i, _mm256_add_epi16(x, _mm256_add_epi16(t1, t2)));
+                vstore(a + i + s, _mm256_add_epi16(_mm256_sub_epi16(x, t2), t3));
+                vstore(a + i + 2 * s, _mm256_sub_epi16(_mm256_sub_epi16(x, t1), t3));
             }
         }
     }
@@ -205,13 +205,11 @@ static void ntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
             }
         }
     }
-    if (p->d == 4) {
-        /* at most three layers above (from |a| <= q): |a| < 4q here */
+    /* unreduced so far, within the bounds of the portable transform */
+    if (p->d == 4)
         tail_fwd4(n, a);
-    } else {
-        for (unsigned i = 0; i < n; i += 16) vstore(a + i, vbarrett(vload(a + i)));
+    else
         tail_fwd864(a);
-    }
 }
 
 static void invntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {

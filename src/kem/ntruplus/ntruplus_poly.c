@@ -11,9 +11,11 @@
 #define barrett kpqc_ntruplus_barrett
 
 /*
- * Forward transform.  Bounds: input |a| < q.  After the first split |a| < 3q,
- * after each radix-3 layer < 5q before its reduction; the radix-2 layers grow
- * by at most q each (at most five of them, from q/2) and are reduced at the end.
+ * Forward transform.  No reduction until the end: a Montgomery product with
+ * a twiddle (|z| <= q/2) has magnitude below |x| q/2^17 + q/2, so from
+ * |a| < q the coefficients stay below 8800 after the first split, 12700 and
+ * 16800 after the radix-3 layers, and 26000 after the radix-2 layers (four
+ * or five of them), inside int16_t.
  */
 #define INLINE static inline __attribute__((always_inline))
 
@@ -38,9 +40,9 @@ INLINE void ntt_core(const kpqc_ntruplus_params *p, int16_t *a, const unsigned n
                 int16_t t2 = fqmul(w2, a[i + 2 * s]);
                 int16_t t3 = fqmul(NTRUPLUS_OMEGA, (int16_t)(t1 - t2));
                 int16_t x = a[i];
-                a[i] = barrett((int16_t)(x + t1 + t2));
-                a[i + s] = barrett((int16_t)(x - t2 + t3));
-                a[i + 2 * s] = barrett((int16_t)(x - t1 - t3));
+                a[i] = (int16_t)(x + t1 + t2);
+                a[i + s] = (int16_t)(x - t2 + t3);
+                a[i + 2 * s] = (int16_t)(x - t1 - t3);
             }
         }
     }
@@ -68,7 +70,9 @@ void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a) {
 /*
  * Inverse transform: the layers undone in reverse order with the inverse
  * twiddles; the factors 2 and 3 the layers leave are removed at the end
- * (S = 1 / (2^layers2 * 3^layers3)).  Input |a| < q, output |a| < q.
+ * (S = 1 / (2^layers2 * 3^layers3)).  A radix-2 layer at most doubles the
+ * sums, so they are reduced every second layer (below 4q); the products
+ * stay below 0.7q.  Input |a| < q, output |a| < q.
  */
 INLINE void invntt_core(const kpqc_ntruplus_params *p, int16_t *a, const unsigned n,
                         const unsigned d, const unsigned r3_layers, const unsigned r2_first) {
@@ -77,19 +81,21 @@ INLINE void invntt_core(const kpqc_ntruplus_params *p, int16_t *a, const unsigne
     unsigned k = p->nzetas;
     unsigned s;
 
-    for (s = d; s <= r2_first; s *= 2) {
+    unsigned layer = 0;
+    for (s = d; s <= r2_first; s *= 2, layer++) {
         k -= n / (2 * s);
         for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
             const int16_t w = zi[b];
             for (unsigned i = start; i < start + s; i++) {
                 int16_t u = a[i], v = a[i + s];
-                a[i] = barrett((int16_t)(u + v));
+                int16_t sum = (int16_t)(u + v);
+                a[i] = (layer & 1) ? barrett(sum) : sum;
                 a[i + s] = fqmul(w, (int16_t)(u - v));
             }
         }
     }
     s = r3_layers == 2 ? n / 18 : n / 6;
-    for (unsigned layer = 0; layer < r3_layers; layer++, s *= 3) {
+    for (layer = 0; layer < r3_layers; layer++, s *= 3) {
         k -= 2 * (n / (3 * s));
         for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
             const int16_t w1 = zi[b], w2 = zi[b + 1];
