@@ -71,7 +71,7 @@ typedef struct kpqc_ntruplus_backend {
     /* r = a * b in the NTT domain (r may alias a or b) */
     void (*basemul)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                     const int16_t *b);
-    /* r = a * b + c in the NTT domain */
+    /* r = a * b + c in the NTT domain (r may alias any input) */
     void (*basemul_add)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                         const int16_t *b, const int16_t *c);
     /* r = a^-1 in the NTT domain; 1 if a is not invertible (r then

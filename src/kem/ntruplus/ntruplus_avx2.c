@@ -263,9 +263,10 @@ static void invntt_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
 
 /* ---------------------------------------------------------------- products */
 /*
- * 16 rings Z_q[X]/(X^d - z_i), coefficient j of all in x[j]: r = a b R^-1 * R
- * (the RSQ factor) (+ c).  b times z is formed once; each output is a sum of
- * d Montgomery products, |sum| < 4q.
+ * 16 rings Z_q[X]/(X^d - z_i) at once, coefficient j of all of them in
+ * x[j]: r = x y.  y times z is formed once for the wrapped terms; each
+ * output is a sum of d Montgomery products (|sum| < 4q), whose factor R^-1
+ * a last product with R^2 removes.
  */
 static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) {
     const v16 zq = _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV));
