@@ -147,6 +147,23 @@ static void check_avx2(const kpqc_ntruplus_params *p) {
         if (rx == 0) CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 inversion differs", n);
         if (test_failures) break;
     }
+    /* serialisation: random coefficients, then random bytes (some >= q) */
+    for (int iter = 0; iter < 200; iter++) {
+        uint8_t bx[NMAX * 3 / 2 + 8], by[NMAX * 3 / 2 + 8];
+        memset(bx, 0xA5, sizeof bx);
+        memset(by, 0xA5, sizeof by);
+        random_poly(a, n);
+        ref->tobytes(p, bx, a);
+        vec->tobytes(p, by, a);
+        CHECK_MSG(memcmp(bx, by, sizeof bx) == 0, "n=%u: AVX2 tobytes differs", n);
+        for (unsigned i = 0; i < p->polybytes; i++) bx[i] = (uint8_t)rnd();
+        if (iter % 2 == 0) /* mostly canonical: clear the top bit of each coefficient */
+            for (unsigned i = 0; i < p->polybytes; i += 3) bx[i + 1] &= 0xF7, bx[i + 2] &= 0x7F;
+        uint32_t fx = ref->frombytes(p, x, bx), fy = vec->frombytes(p, y, bx);
+        CHECK_MSG(fx == fy, "n=%u: AVX2 frombytes verdict differs", n);
+        CHECK(iter % 2 == 1 || fx == 0);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "n=%u: AVX2 frombytes differs", n);
+    }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {
         random_poly(a, n);

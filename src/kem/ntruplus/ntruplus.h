@@ -77,6 +77,9 @@ typedef struct kpqc_ntruplus_backend {
     /* r = a^-1 in the NTT domain; 1 if a is not invertible (r then
      * meaningless), else 0; constant time */
     int (*baseinv)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a);
+    /* serialisation, as kpqc_ntruplus_tobytes / kpqc_ntruplus_frombytes */
+    void (*tobytes)(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a);
+    uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;

@@ -445,5 +445,41 @@ static int baseinv_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t
     return (int)((zero | (0u - zero)) >> 31);
 }
 
-const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {ntt_avx2, invntt_avx2, basemul_avx2,
-                                                          basemul_add_avx2, baseinv_avx2};
+/* ---------------------------------------------------------------- serialisation */
+/* 16 coefficients <-> 24 bytes; loads and stores never pass the 24 bytes. */
+static void tobytes_avx2(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a) {
+    const v16 pairs = _mm256_set1_epi32(1 | (1 << 28));            /* (1, 4096) */
+    const v16 sh = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const v16 idx = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    for (unsigned i = 0; i < p->n; i += 16, out += 24) {
+        v16 x = vload(a + i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), vset1(Q)));
+        x = _mm256_madd_epi16(x, pairs); /* t0 + 4096 t1 per dword */
+        x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, sh), idx);
+        _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
+        _mm_storel_epi64((__m128i *)(out + 16), _mm256_extracti128_si256(x, 1));
+    }
+}
+
+static uint32_t frombytes_avx2(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in) {
+    const v16 sh = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                    0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const v16 lo12 = _mm256_set1_epi32(0xFFF), hi12 = _mm256_set1_epi32(0x0FFF0000);
+    v16 bad = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 16, in += 24) {
+        __m128i b0 = _mm_loadu_si128((const __m128i *)in);            /* bytes 0..15 */
+        __m128i b1 = _mm_loadl_epi64((const __m128i *)(in + 16));     /* bytes 16..23 */
+        __m128i b12 = _mm_alignr_epi8(b1, b0, 12);                    /* bytes 12..27 */
+        v16 x = _mm256_shuffle_epi8(_mm256_set_m128i(b12, b0), sh); /* t0 + 4096 t1 per dword */
+        x = _mm256_or_si256(_mm256_and_si256(x, lo12), _mm256_and_si256(_mm256_slli_epi32(x, 4), hi12));
+        v16 ge = _mm256_cmpgt_epi16(x, vset1(Q - 1));
+        bad = _mm256_or_si256(bad, ge);
+        vstore(a + i, _mm256_sub_epi16(x, _mm256_and_si256(ge, vset1(Q))));
+    }
+    return 0u - (uint32_t)(_mm256_testz_si256(bad, bad) ^ 1);
+}
+
+const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {
+    ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, tobytes_avx2,
+    frombytes_avx2};

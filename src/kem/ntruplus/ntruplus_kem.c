@@ -82,9 +82,9 @@ static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
 
     be->basemul(p, g, g, finv);    /* h = g / f */
     be->basemul(p, ginv, f, ginv); /* 1/h = f / g */
-    kpqc_ntruplus_tobytes(p, pk, g);
-    kpqc_ntruplus_tobytes(p, sk, f);
-    kpqc_ntruplus_tobytes(p, sk + p->polybytes, ginv);
+    be->tobytes(p, pk, g);
+    be->tobytes(p, sk, f);
+    be->tobytes(p, sk + p->polybytes, ginv);
     hash_f(p, sk + 2 * p->polybytes, pk);
     rc = KPQC_OK;
 out:
@@ -145,7 +145,7 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
         rc = KPQC_ERR_RNG;
         goto out;
     }
-    if (kpqc_ntruplus_frombytes(p, h, pk) != 0) { /* public: non-canonical key */
+    if (be->frombytes(p, h, pk) != 0) { /* public: non-canonical key */
         memset(ct, 0, p->polybytes);
         rc = KPQC_ERR_DECODE;
         goto out;
@@ -154,13 +154,13 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
     hash_h(p, coins, msg, msg + p->msgbytes);
     kpqc_ntruplus_cbd1(p, r, coins + NTRUPLUS_SSBYTES);
     be->ntt(p, r);
-    kpqc_ntruplus_tobytes(p, rbytes, r);
+    be->tobytes(p, rbytes, r);
     uint8_t *pad = coins + NTRUPLUS_SSBYTES; /* reused: G(r) replaces r's coins */
     hash_g(p, pad, rbytes);
     sotp_encode(p, m, msg, pad);
     be->ntt(p, m);
     be->basemul_add(p, m, h, r, m); /* c = h r + m */
-    kpqc_ntruplus_tobytes(p, ct, m);
+    be->tobytes(p, ct, m);
     memcpy(ss, coins, NTRUPLUS_SSBYTES);
     rc = KPQC_OK;
 out:
@@ -193,9 +193,9 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     uint32_t bad;
 
     /* A non-canonical ciphertext (or key) fails like any other invalid one. */
-    bad = kpqc_ntruplus_frombytes(p, c, ct);
-    bad |= kpqc_ntruplus_frombytes(p, f, sk);
-    bad |= kpqc_ntruplus_frombytes(p, hinv, sk + pb);
+    bad = be->frombytes(p, c, ct);
+    bad |= be->frombytes(p, f, sk);
+    bad |= be->frombytes(p, hinv, sk + pb);
     bad &= 1u;
 
     /* m = (c f mod q) mod 3,  r = (c - m) / h */
@@ -206,7 +206,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     be->ntt(p, t);
     for (unsigned i = 0; i < n; i++) t[i] = kpqc_ntruplus_barrett((int16_t)(c[i] - t[i]));
     be->basemul(p, t, t, hinv);
-    kpqc_ntruplus_tobytes(p, rbytes, t);
+    be->tobytes(p, rbytes, t);
     hash_g(p, pad, rbytes);
     bad |= sotp_decode(p, msg, m, pad);
 
@@ -215,7 +215,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     hash_h(p, hout, msg, msg + p->msgbytes);
     kpqc_ntruplus_cbd1(p, t, hout + NTRUPLUS_SSBYTES);
     be->ntt(p, t);
-    kpqc_ntruplus_tobytes(p, rbytes2, t);
+    be->tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
 
     /* rejection secret (m packed two bits per coefficient) */

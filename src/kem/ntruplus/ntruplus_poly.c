@@ -309,7 +309,8 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
-    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv};
+    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_tobytes,
+    kpqc_ntruplus_frombytes};
 
 const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void) {
 #ifdef KPQC_NTRUPLUS_HAVE_AVX2
