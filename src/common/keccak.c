@@ -33,20 +33,43 @@ static const unsigned pi_dest[25] = {
     12, 22, 23, 8, 18, 3, 13, 14, 24, 9, 19, 4,
 };
 
+/*
+ * Every inner loop is unrolled completely, so that all array indices are
+ * constants and the compiler keeps the state and the temporaries in
+ * registers instead of memory (about twice as fast as the rolled loops).
+ */
+#if defined(__clang__)
+#define KPQC_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define KPQC_UNROLL _Pragma("GCC unroll 25")
+#else
+#define KPQC_UNROLL
+#endif
+
 void kpqc_keccak_f1600(uint64_t s[25]) {
-    uint64_t b[25], c[5], d[5];
+    uint64_t a[25], b[25], c[5], d[5];
+    KPQC_UNROLL
+    for (unsigned i = 0; i < 25; i++) a[i] = s[i];
     for (unsigned round = 0; round < 24; round++) {
+        KPQC_UNROLL
         for (unsigned x = 0; x < 5; x++)
-            c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
+            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+        KPQC_UNROLL
         for (unsigned x = 0; x < 5; x++)
             d[x] = c[(x + 4) % 5] ^ rol64(c[(x + 1) % 5], 1);
+        KPQC_UNROLL
         for (unsigned i = 0; i < 25; i++)
-            b[pi_dest[i]] = rol64(s[i] ^ d[i % 5], rho[i]);
-        for (unsigned y = 0; y < 25; y += 5)
+            b[pi_dest[i]] = rol64(a[i] ^ d[i % 5], rho[i]);
+        KPQC_UNROLL
+        for (unsigned y = 0; y < 25; y += 5) {
+            KPQC_UNROLL
             for (unsigned x = 0; x < 5; x++)
-                s[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
-        s[0] ^= round_constants[round];
+                a[y + x] = b[y + x] ^ (~b[y + (x + 1) % 5] & b[y + (x + 2) % 5]);
+        }
+        a[0] ^= round_constants[round];
     }
+    KPQC_UNROLL
+    for (unsigned i = 0; i < 25; i++) s[i] = a[i];
 }
 
 static inline void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
