@@ -13,10 +13,12 @@
 
 #define KPQC_FAMILY_NAME_SMAUGT "SMAUG-T"
 #define KPQC_FAMILY_NAME_NTRUPLUS "NTRU+"
+#define KPQC_REJECTION_SMAUGT KPQC_REJECT_IMPLICIT
+#define KPQC_REJECTION_NTRUPLUS KPQC_REJECT_EXPLICIT
 
 #define KPQC_KEM(fam, id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al)                     \
     KPQC_IF_##fam({#id, disp, KPQC_FAMILY_NAME_##fam, kat, al, lvl, pk, sk, ct, ss,       \
-                   &kpqc_##id##_ops},)
+                   &kpqc_##id##_ops, KPQC_REJECTION_##fam},)
 static const kpqc_kem kems[] = {
 #include "algorithms.def"
     {.name = NULL}, /* end marker: keeps the array non-empty in minimal builds */

@@ -9,6 +9,7 @@ const char *kpqc_status_string(int status) {
     case KPQC_ERR_VERIFY: return "signature verification failed";
     case KPQC_ERR_DECODE: return "malformed encoding";
     case KPQC_ERR_INTERNAL: return "internal error";
+    case KPQC_ERR_DECAPS: return "ciphertext rejected";
     default: return "unknown status";
     }
 }

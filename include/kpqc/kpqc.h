@@ -29,6 +29,7 @@ typedef enum kpqc_status {
     KPQC_ERR_VERIFY = -4,    /* signature does not verify */
     KPQC_ERR_DECODE = -5,    /* malformed key or signature encoding */
     KPQC_ERR_INTERNAL = -6,  /* should not happen: a bug if it does */
+    KPQC_ERR_DECAPS = -7,    /* ciphertext rejected (KEMs with explicit rejection) */
 } kpqc_status;
 
 /* A short English description of a status code (never NULL). */
@@ -79,7 +80,15 @@ typedef struct kpqc_kem {
     unsigned nist_level;
     size_t pk_len, sk_len, ct_len, ss_len;
     const kpqc_kem_ops *ops;
+    /* How decapsulation answers an invalid ciphertext, as the specification
+     * says: KPQC_REJECT_IMPLICIT (SMAUG-T: a pseudo-random secret and
+     * KPQC_OK) or KPQC_REJECT_EXPLICIT (NTRU+: an all-zero secret and
+     * KPQC_ERR_DECAPS). */
+    int rejection;
 } kpqc_kem;
+
+#define KPQC_REJECT_IMPLICIT 0
+#define KPQC_REJECT_EXPLICIT 1
 
 size_t kpqc_kem_count(void);
 const kpqc_kem *kpqc_kem_at(size_t index);
@@ -91,8 +100,8 @@ int kpqc_kem_keypair(const kpqc_kem *kem, uint8_t *pk, size_t pk_len,
 int kpqc_kem_encaps(const kpqc_kem *kem, uint8_t *ct, size_t ct_len,
                     uint8_t *ss, size_t ss_len, const uint8_t *pk,
                     size_t pk_len, const kpqc_rng *rng);
-/* Implicit rejection: an invalid ciphertext of the right length yields a
- * pseudo-random secret and KPQC_OK, exactly as the specification says. */
+/* An invalid ciphertext of the right length is answered as the scheme's
+ * specification says (see kpqc_kem.rejection); never by a crash. */
 int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
                     const uint8_t *ct, size_t ct_len, const uint8_t *sk,
                     size_t sk_len);

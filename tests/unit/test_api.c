@@ -87,7 +87,7 @@ static void test_rng_failure(void) {
 }
 
 static void test_status_and_impl(void) {
-    for (int s = 0; s >= -7; s--) CHECK(kpqc_status_string(s) != NULL);
+    for (int s = 0; s >= -7; s--) CHECK(strcmp(kpqc_status_string(s), "unknown status") != 0);
     CHECK(strcmp(kpqc_status_string(-99), "unknown status") == 0);
     kpqc_set_impl(KPQC_IMPL_PORTABLE);
     CHECK(strcmp(kpqc_impl_name(), "portable") == 0);

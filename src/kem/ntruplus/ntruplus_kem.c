@@ -6,9 +6,10 @@
  *   ct = bytes(h r + m),  (ss, r) from H(msg || F(pk)),  m = SOTP(msg, G(bytes(r)))
  *
  * F, G, H are SHAKE256 with a one-byte prefix 0, 1, 2.  Decapsulation
- * re-encrypts and compares in constant time; an invalid ciphertext yields
- * a pseudo-random secret derived from the secret key and the ciphertext's
- * decryption (implicit rejection).
+ * re-encrypts and compares in constant time.  NTRU+ specifies explicit
+ * rejection: an invalid ciphertext gives an all-zero secret and an error
+ * (KPQC_ERR_DECAPS), as the reference does; the verdict is public by
+ * design, everything leading to it is computed in constant time.
  */
 #include <string.h>
 
@@ -172,23 +173,14 @@ out:
     return rc;
 }
 
-/*
- * Implicit rejection: SHAKE256(3 || sk[0..48) || G(bytes(r))[0..48) || m),
- * keyed by 48 bytes of f (32 coefficients of the NTT-domain secret) and a
- * function of the ciphertext, since c = h r + m is fixed by (r, m); 48
- * bytes of G(bytes(r)) bind r.  At most 385 bytes: three permutations.
- */
-#define NTRUPLUS_REJ_KEYBYTES 48
-#define NTRUPLUS_REJ_BINDBYTES 48
-
 static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
                   const uint8_t *sk) {
     const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
     const unsigned n = p->n, pb = p->polybytes;
     uint8_t msg[NMAX / 8 + NTRUPLUS_SYMBYTES];
     uint8_t rbytes[NMAX * 3 / 2], rbytes2[NMAX * 3 / 2];
-    uint8_t pad[NMAX / 4], mpacked[NMAX / 4];
-    uint8_t hout[NTRUPLUS_SSBYTES + NMAX / 4], rej[NTRUPLUS_SSBYTES];
+    uint8_t pad[NMAX / 4];
+    uint8_t hout[NTRUPLUS_SSBYTES + NMAX / 4];
     int16_t c[NMAX], f[NMAX], hinv[NMAX], m[NMAX], t[NMAX];
     uint32_t bad;
 
@@ -218,39 +210,22 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     be->tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
 
-    /* rejection secret (m packed two bits per coefficient) */
-    for (unsigned i = 0; i < n / 4; i++) {
-        unsigned byte = 0;
-        for (unsigned j = 0; j < 4; j++) byte |= ((unsigned)m[4 * i + j] & 3u) << (2 * j);
-        mpacked[i] = (uint8_t)byte;
-    }
-    {
-        kpqc_keccak k;
-        uint8_t prefix = 0x03;
-        kpqc_shake256_init(&k);
-        kpqc_keccak_absorb(&k, &prefix, 1);
-        kpqc_keccak_absorb(&k, sk, NTRUPLUS_REJ_KEYBYTES);
-        kpqc_keccak_absorb(&k, pad, NTRUPLUS_REJ_BINDBYTES);
-        kpqc_keccak_absorb(&k, mpacked, n / 4);
-        kpqc_keccak_squeeze(&k, rej, sizeof rej);
-        kpqc_keccak_wipe(&k);
-    }
+    /* Explicit rejection: the secret is zeroed unless the ciphertext is valid. */
+    static const uint8_t zero[NTRUPLUS_SSBYTES] = {0};
     memcpy(ss, hout, NTRUPLUS_SSBYTES);
-    kpqc_ct_cmov(ss, rej, NTRUPLUS_SSBYTES, (uint8_t)bad);
-
+    kpqc_ct_cmov(ss, zero, NTRUPLUS_SSBYTES, (uint8_t)bad);
     kpqc_wipe(msg, sizeof msg);
     kpqc_wipe(rbytes, sizeof rbytes);
     kpqc_wipe(rbytes2, sizeof rbytes2);
     kpqc_wipe(pad, sizeof pad);
-    kpqc_wipe(mpacked, sizeof mpacked);
     kpqc_wipe(hout, sizeof hout);
-    kpqc_wipe(rej, sizeof rej);
     kpqc_wipe(c, sizeof c);
     kpqc_wipe(f, sizeof f);
     kpqc_wipe(hinv, sizeof hinv);
     kpqc_wipe(m, sizeof m);
     kpqc_wipe(t, sizeof t);
-    return KPQC_OK;
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* the specification's verdict */
+    return bad ? KPQC_ERR_DECAPS : KPQC_OK;
 }
 
 #define NTRUPLUS_OPS(N)                                                                    \
