@@ -1,0 +1,70 @@
+/*
+ * SMAUG-T v1.2.0 (and its TiMER variant): Module-LWE keys, Module-LWR
+ * ciphertexts, everything modulo powers of two.  Ring elements live in
+ * Z_{2^16}[x]/(x^256 + 1) with each coefficient scaled to the top of a
+ * 16-bit word (a value mod 2^log_q is stored as value << (16 - log_q)), so
+ * reductions modulo 2^log_q, 2^log_p and 2^log_p' are free.
+ */
+#ifndef KPQC_SMAUGT_H
+#define KPQC_SMAUGT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SMAUGT_N 256
+#define SMAUGT_KMAX 4
+#define SMAUGT_SEED_BYTES 32
+#define SMAUGT_SS_BYTES 32
+#define SMAUGT_MSG_MAX 32
+#define SMAUGT_SKPOLY_BYTES (SMAUGT_N / 4) /* 2 bits per ternary coefficient */
+
+/* How the ephemeral secret r is sampled from its 3N/8, N/4 or N/2 seed bytes. */
+enum smaugt_cbd { SMAUGT_SPARSE_CBD3, SMAUGT_CBD1, SMAUGT_SPARSE_CBD4 };
+
+typedef struct smaugt_params {
+    unsigned k;          /* module rank */
+    unsigned log_q;      /* public-key modulus 2^log_q */
+    unsigned log_p;      /* first ciphertext part modulus */
+    unsigned log_p2;     /* second ciphertext part modulus (p') */
+    unsigned hs;         /* Hamming weight of each secret polynomial */
+    enum smaugt_cbd cbd; /* sampler of r */
+    unsigned msg_bytes;  /* 32, or 16 for TiMER's D2 encoding */
+    int timer;           /* TiMER: message bits doubled into both halves (D2) */
+} smaugt_params;
+
+typedef struct {
+    uint16_t c[SMAUGT_N];
+} smaugt_poly;
+
+static inline size_t smaugt_pk_bytes(const smaugt_params *p) {
+    return SMAUGT_SEED_BYTES + p->k * p->log_q * SMAUGT_N / 8;
+}
+static inline size_t smaugt_ct_bytes(const smaugt_params *p) {
+    return (p->k * p->log_p + p->log_p2) * SMAUGT_N / 8;
+}
+static inline size_t smaugt_cbd_seed_bytes(const smaugt_params *p) {
+    return p->cbd == SMAUGT_SPARSE_CBD3 ? 3 * SMAUGT_N / 8
+         : p->cbd == SMAUGT_CBD1        ? 2 * SMAUGT_N / 8
+                                        : 4 * SMAUGT_N / 8;
+}
+
+/* Samplers (smaugt_sample.c). */
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs);
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q);
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+
+/* Packing (smaugt_pack.c): little-endian bit strings of `bits` per coefficient. */
+void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
+void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
+void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
+
+/*
+ * r += a * s in Z_{2^16}[x]/(x^256 + 1), with s small (secret) and a public.
+ * Constant time: a dense product, no index or branch depends on s.
+ */
+void kpqc_smaugt_mul_acc(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+void kpqc_smaugt_mul_acc_portable(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+void kpqc_smaugt_mul_acc_avx2(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+
+#endif

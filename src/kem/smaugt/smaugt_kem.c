@@ -1,0 +1,268 @@
+/*
+ * SMAUG-T KEM: the IND-CPA scheme and the Fujisaki-Okamoto transform with
+ * implicit rejection.
+ *
+ *   keygen: (s-seed/e-seed, A-seed) = SHA3-512(seed); s has fixed weight,
+ *           b = e - A s;  pk = A-seed || b (mod q);  sk = s || d || pk
+ *   enc:    (r-seed, K) = SHAKE256(mu || SHA3-256(pk));
+ *           c1 = round_p(A^T r), c2 = round_p'(encode(mu) + <b, r>)
+ *   dec:    mu' from c2 + <c1, s>; re-encrypt; on mismatch
+ *           K = SHAKE256(d || SHA3-256(ct))[32..64].
+ */
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "internal.h"
+#include "smaugt.h"
+
+static const smaugt_params smaugt1 = {2, 10, 8, 5, 70, SMAUGT_SPARSE_CBD3, 32, 0};
+static const smaugt_params smaugt3 = {3, 11, 9, 4, 88, SMAUGT_CBD1, 32, 0};
+static const smaugt_params smaugt5 = {4, 11, 9, 7, 87, SMAUGT_SPARSE_CBD4, 32, 0};
+static const smaugt_params timer = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16, 1};
+
+typedef struct {
+    smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
+} smaugt_matrix;
+
+/* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient. */
+static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
+    uint8_t in[SMAUGT_SEED_BYTES + 2], buf[11 * SMAUGT_N / 8];
+    memcpy(in, seed, SMAUGT_SEED_BYTES);
+    for (unsigned i = 0; i < p->k; i++)
+        for (unsigned j = 0; j < p->k; j++) {
+            in[SMAUGT_SEED_BYTES] = (uint8_t)i;
+            in[SMAUGT_SEED_BYTES + 1] = (uint8_t)j;
+            kpqc_shake128(buf, p->log_q * SMAUGT_N / 8, in, sizeof in);
+            kpqc_smaugt_unpack_bits(m->a[i][j].c, buf, p->log_q);
+            for (unsigned c = 0; c < SMAUGT_N; c++) m->a[i][j].c[c] = (uint16_t)(m->a[i][j].c[c] << (16 - p->log_q));
+        }
+}
+
+static void unpack_b(const smaugt_params *p, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
+    for (unsigned i = 0; i < p->k; i++) {
+        kpqc_smaugt_unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
+        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] << (16 - p->log_q));
+    }
+}
+
+/* Rounding from 16 bits to `bits`: add half an output step, keep the top bits. */
+static uint16_t round_to(uint16_t x, unsigned bits) {
+    return (uint16_t)(((uint32_t)x + (1u << (15 - bits))) >> (16 - bits)) & ((1u << bits) - 1);
+}
+
+static int indcpa_keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk_pke,
+                          const uint8_t seed[SMAUGT_SEED_BYTES]) {
+    uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2], e_seed[SMAUGT_SEED_BYTES + 1];
+    int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    smaugt_poly b[SMAUGT_KMAX];
+    smaugt_matrix a;
+    kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
+
+    /* Secret: one fixed-weight polynomial per row, retrying a seed counter. */
+    memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
+    for (unsigned i = 0; i < p->k; i++) {
+        hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
+        unsigned counter = 0;
+        int rc;
+        do {
+            hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter++;
+            rc = kpqc_smaugt_hwt(s[i], hs_seed, p->hs);
+            KPQC_CT_DECLASSIFY(&rc, sizeof rc);
+        } while (rc != 0 && counter < 256);
+        if (rc != 0) return KPQC_ERR_INTERNAL; /* probability far below 2^-1000 */
+    }
+
+    /* b = e - A s */
+    memcpy(e_seed, ext, SMAUGT_SEED_BYTES);
+    expand_a(p, &a, ext + SMAUGT_SEED_BYTES);
+    for (unsigned i = 0; i < p->k; i++) {
+        smaugt_poly as = {{0}};
+        e_seed[SMAUGT_SEED_BYTES] = (uint8_t)(p->k * i);
+        kpqc_smaugt_gaussian(&b[i], e_seed, p->log_q);
+        for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(as.c, a.a[i][j].c, s[j]);
+        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as.c[c]);
+        kpqc_wipe(&as, sizeof as);
+    }
+
+    memcpy(pk, ext + SMAUGT_SEED_BYTES, SMAUGT_SEED_BYTES);
+    for (unsigned i = 0; i < p->k; i++) {
+        uint16_t v[SMAUGT_N];
+        for (unsigned c = 0; c < SMAUGT_N; c++) v[c] = (uint16_t)(b[i].c[c] >> (16 - p->log_q));
+        kpqc_smaugt_pack_bits(pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8, v, p->log_q);
+        kpqc_smaugt_pack_secret(sk_pke + i * SMAUGT_SKPOLY_BYTES, s[i]);
+    }
+    kpqc_wipe(ext, sizeof ext);
+    kpqc_wipe(hs_seed, sizeof hs_seed);
+    kpqc_wipe(e_seed, sizeof e_seed);
+    kpqc_wipe(s, sizeof s);
+    kpqc_wipe(b, sizeof b);
+    return KPQC_OK;
+}
+
+static void indcpa_enc(const smaugt_params *p, uint8_t *ct, const uint8_t *pk, const uint8_t *mu,
+                       const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
+    smaugt_matrix a;
+    smaugt_poly b[SMAUGT_KMAX];
+    int16_t r[SMAUGT_KMAX][SMAUGT_N];
+    uint8_t in[SMAUGT_SEED_BYTES + 1], buf[4 * SMAUGT_N / 8];
+    expand_a(p, &a, pk);
+    unpack_b(p, b, pk + SMAUGT_SEED_BYTES);
+
+    memcpy(in, r_seed, SMAUGT_SEED_BYTES);
+    for (unsigned i = 0; i < p->k; i++) {
+        in[SMAUGT_SEED_BYTES] = (uint8_t)i;
+        kpqc_shake256(buf, smaugt_cbd_seed_bytes(p), in, sizeof in);
+        kpqc_smaugt_cbd(r[i], buf, p->cbd);
+    }
+
+    /* c1 = round_p(A^T r) */
+    uint8_t *out = ct;
+    for (unsigned i = 0; i < p->k; i++) {
+        smaugt_poly c1 = {{0}};
+        for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(c1.c, a.a[j][i].c, r[j]);
+        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = round_to(c1.c[c], p->log_p);
+        kpqc_smaugt_pack_bits(out, c1.c, p->log_p);
+        out += p->log_p * SMAUGT_N / 8;
+    }
+
+    /* c2 = round_p'(encode(mu) + <b, r>) */
+    smaugt_poly c2;
+    if (p->timer) {
+        /* D2: each of the 128 bits is put in coefficients i and i + 128. */
+        for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
+            uint16_t v = (uint16_t)(0x7FFFu & (0u - ((mu[i >> 3] >> (i & 7)) & 1u)));
+            c2.c[i] = c2.c[i + SMAUGT_N / 2] = v;
+        }
+    } else {
+        for (unsigned i = 0; i < SMAUGT_N; i++) c2.c[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
+    }
+    for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(c2.c, b[j].c, r[j]);
+    for (unsigned c = 0; c < SMAUGT_N; c++) c2.c[c] = round_to(c2.c[c], p->log_p2);
+    kpqc_smaugt_pack_bits(out, c2.c, p->log_p2);
+
+    kpqc_wipe(r, sizeof r);
+    kpqc_wipe(buf, sizeof buf);
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(&c2, sizeof c2);
+}
+
+/* |x - (2^15 - 1)| in 16-bit arithmetic, as TiMER's D2 decoder defines it. */
+static uint16_t flip_abs(uint16_t x) {
+    int16_t r = (int16_t)(uint16_t)(x - 0x7FFFu);
+    int16_t m = (int16_t)(r >> 15);
+    return (uint16_t)((r + m) ^ m);
+}
+
+static void indcpa_dec(const smaugt_params *p, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
+    smaugt_poly d, c1;
+    int16_t s[SMAUGT_N];
+    const uint8_t *in = ct;
+    kpqc_smaugt_unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
+    for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
+    for (unsigned i = 0; i < p->k; i++) {
+        kpqc_smaugt_unpack_bits(c1.c, in, p->log_p);
+        in += p->log_p * SMAUGT_N / 8;
+        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = (uint16_t)(c1.c[c] << (16 - p->log_p));
+        kpqc_smaugt_unpack_secret(s, sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        kpqc_smaugt_mul_acc(d.c, c1.c, s);
+    }
+    memset(mu, 0, p->msg_bytes);
+    if (p->timer) {
+        for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
+            uint16_t t = (uint16_t)(flip_abs(d.c[i]) + flip_abs(d.c[i + SMAUGT_N / 2]));
+            t = (uint16_t)((uint16_t)(t - 0x7FFFu) >> 15);
+            mu[i >> 3] |= (uint8_t)(t << (i & 7));
+        }
+    } else {
+        for (unsigned i = 0; i < SMAUGT_N; i++)
+            mu[i >> 3] |= (uint8_t)((((uint32_t)d.c[i] + 0x4000u) >> 15 & 1u) << (i & 7));
+    }
+    kpqc_wipe(&d, sizeof d);
+    kpqc_wipe(s, sizeof s);
+}
+
+static size_t sk_pke_bytes(const smaugt_params *p) { return p->k * SMAUGT_SKPOLY_BYTES; }
+
+static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {
+    uint8_t d[32], seed[SMAUGT_SEED_BYTES];
+    int rc = kpqc_randombytes(rng, d, sizeof d);
+    if (rc == KPQC_OK) rc = kpqc_randombytes(rng, seed, sizeof seed);
+    if (rc == KPQC_OK) rc = indcpa_keypair(p, pk, sk, seed);
+    if (rc == KPQC_OK) {
+        memcpy(sk + sk_pke_bytes(p), d, sizeof d);
+        memcpy(sk + sk_pke_bytes(p) + sizeof d, pk, smaugt_pk_bytes(p));
+    }
+    kpqc_wipe(d, sizeof d);
+    kpqc_wipe(seed, sizeof seed);
+    return rc;
+}
+
+/* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
+static void derive(const smaugt_params *p, uint8_t out[64], const uint8_t *mu, const uint8_t *pk) {
+    uint8_t hpk[32];
+    kpqc_keccak k;
+    kpqc_sha3_256(hpk, pk, smaugt_pk_bytes(p));
+    kpqc_shake256_init(&k);
+    kpqc_keccak_absorb(&k, mu, p->msg_bytes);
+    kpqc_keccak_absorb(&k, hpk, sizeof hpk);
+    kpqc_keccak_squeeze(&k, out, 64);
+    kpqc_keccak_wipe(&k);
+}
+
+static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
+    uint8_t mu[SMAUGT_MSG_MAX], seeds[64];
+    int rc = kpqc_randombytes(rng, mu, p->msg_bytes);
+    if (rc != KPQC_OK) return rc;
+    derive(p, seeds, mu, pk);
+    indcpa_enc(p, ct, pk, mu, seeds);
+    memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
+    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(seeds, sizeof seeds);
+    return KPQC_OK;
+}
+
+static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
+    uint8_t mu[SMAUGT_MSG_MAX], seeds[64], reject[64], hct[32];
+    uint8_t ct2[(4 * 9 + 7) * SMAUGT_N / 8];
+    const uint8_t *d = sk + sk_pke_bytes(p), *pk = d + 32;
+    size_t ct_len = smaugt_ct_bytes(p);
+    kpqc_keccak k;
+
+    indcpa_dec(p, mu, sk, ct);
+    derive(p, seeds, mu, pk);
+    indcpa_enc(p, ct2, pk, mu, seeds);
+    uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
+
+    kpqc_sha3_256(hct, ct, ct_len);
+    kpqc_shake256_init(&k);
+    kpqc_keccak_absorb(&k, d, 32);
+    kpqc_keccak_absorb(&k, hct, sizeof hct);
+    kpqc_keccak_squeeze(&k, reject, sizeof reject);
+    kpqc_keccak_wipe(&k);
+
+    memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
+    kpqc_ct_cmov(ss, reject + 32, SMAUGT_SS_BYTES, fail);
+    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(seeds, sizeof seeds);
+    kpqc_wipe(reject, sizeof reject);
+    kpqc_wipe(ct2, sizeof ct2);
+    return KPQC_OK;
+}
+
+#define SMAUGT_OPS(name)                                                                     \
+    static int name##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {              \
+        return keypair(&name, pk, sk, rng);                                                  \
+    }                                                                                        \
+    static int name##_encaps(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) { \
+        return encaps(&name, ct, ss, pk, rng);                                               \
+    }                                                                                        \
+    static int name##_decaps(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {           \
+        return decaps(&name, ss, ct, sk);                                                    \
+    }                                                                                        \
+    const struct kpqc_kem_ops kpqc_##name##_ops = {name##_keypair, name##_encaps, name##_decaps};
+
+SMAUGT_OPS(smaugt1)
+SMAUGT_OPS(smaugt3)
+SMAUGT_OPS(smaugt5)
+SMAUGT_OPS(timer)

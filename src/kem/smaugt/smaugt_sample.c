@@ -1,0 +1,134 @@
+/*
+ * The three samplers of SMAUG-T: fixed-Hamming-weight ternary secrets
+ * (HWT), the discrete Gaussian error of the public key (a Boolean circuit
+ * over bit-sliced random words) and the sparse centred binomial
+ * distributions of the ephemeral secret.
+ */
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "smaugt.h"
+
+#define HWT_RAND_WORDS 308 /* 16-bit words drawn for the 256 bounded draws */
+
+/*
+ * s gets exactly hs non-zero coefficients of random sign.  Draw i picks a
+ * uniform value in [0, 256 - i) by Lemire's multiply-and-reject; the value
+ * then decides, in constant time, whether coefficient i is one of the
+ * remaining non-zero ones (a selection sampling of the positions).  A draw
+ * is rejected with probability below 256/65536; the verdicts are declassified
+ * (they reveal which 16-bit words were out of range, nothing of s), and a
+ * seed whose 308 words run out is rejected, as the specification says, so
+ * the caller retries with the next counter.
+ */
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs) {
+    uint8_t buf[2 * HWT_RAND_WORDS], sign[SMAUGT_N / 4];
+    uint16_t pick[SMAUGT_N];
+    kpqc_keccak k;
+    int rc = 0;
+    kpqc_shake256_init(&k);
+    kpqc_keccak_absorb(&k, seed, SMAUGT_SEED_BYTES + 2);
+    kpqc_keccak_squeeze(&k, buf, sizeof buf);
+
+    unsigned next = SMAUGT_N;
+    for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
+        uint32_t bound = SMAUGT_N - i, threshold = 65536u % bound;
+        uint32_t m = (uint32_t)(buf[2 * i] | (buf[2 * i + 1] << 8)) * bound;
+        uint32_t reject = (m & 0xFFFF) < threshold;
+        KPQC_CT_DECLASSIFY(&reject, sizeof reject);
+        while (reject) {
+            if (next >= HWT_RAND_WORDS) {
+                rc = -1;
+                break;
+            }
+            m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
+            next++;
+            reject = (m & 0xFFFF) < threshold;
+            KPQC_CT_DECLASSIFY(&reject, sizeof reject);
+        }
+        pick[i] = (uint16_t)(m >> 16);
+    }
+    if (rc == 0) {
+        kpqc_keccak_squeeze(&k, sign, sizeof sign);
+        /* Coefficient i is non-zero iff its draw lands among the still
+         * missing positions: pick < remaining, where remaining counts down. */
+        int32_t remaining = SMAUGT_N - (int32_t)hs;
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            int32_t below = ((int32_t)pick[i] - remaining) >> 31; /* -1 if pick < remaining */
+            remaining += below;
+            int32_t nonzero = 1 + below;
+            /* Sign bits are laid out in 16-coefficient blocks of 8 bit planes. */
+            unsigned bit = (sign[((i >> 7) << 4) + (i & 15)] >> ((i >> 4) & 7)) & 1u;
+            int32_t mask = (int32_t)(bit << 1) - 1; /* +1 keeps, -1 negates */
+            s[i] = (int16_t)((-nonzero) & mask);
+        }
+    }
+    kpqc_keccak_wipe(&k);
+    kpqc_wipe(buf, sizeof buf);
+    kpqc_wipe(sign, sizeof sign);
+    kpqc_wipe(pick, sizeof pick);
+    return rc;
+}
+
+/*
+ * Discrete Gaussian error with values in [-3, 3] (scaled by 2^(16-log_q)).
+ * 64 coefficients at a time from ten 64-bit words: bit k of each word is
+ * one random bit of coefficient k; the magnitude's two bits are Boolean
+ * functions of nine of them and the tenth is the sign.  The words take
+ * their bytes column-wise from each 80-byte block of SHAKE256 output.
+ */
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q) {
+    uint8_t buf[SMAUGT_N / 64 * 80];
+    kpqc_shake256(buf, sizeof buf, seed, SMAUGT_SEED_BYTES + 1);
+    for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
+        const uint8_t *b = buf + 80 * blk;
+        uint64_t x[10];
+        for (unsigned j = 0; j < 10; j++) {
+            x[j] = 0;
+            for (unsigned byte = 0; byte < 8; byte++) x[j] |= (uint64_t)b[10 * byte + j] << (8 * byte);
+        }
+        uint64_t s0 = (x[0] & x[1] & x[2] & x[3] & x[4] & x[5] & x[7] & ~x[8]) |
+                      (x[0] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+                      (x[1] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+                      (x[2] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+                      (~x[2] & ~x[3] & ~x[6] & x[8]) | (~x[1] & ~x[3] & ~x[6] & x[8]) |
+                      (x[6] & x[7] & ~x[8]) | (~x[5] & ~x[6] & x[8]) |
+                      (~x[4] & ~x[6] & x[8]) | (~x[7] & x[8]);
+        uint64_t s1 = (x[1] & x[2] & x[4] & x[5] & x[7] & x[8]) |
+                      (x[3] & x[4] & x[5] & x[7] & x[8]) | (x[6] & x[7] & x[8]);
+        for (unsigned k = 0; k < 64; k++) {
+            uint16_t mag = (uint16_t)(((s0 >> k) & 1) | (((s1 >> k) & 1) << 1));
+            uint16_t neg = (uint16_t)(0u - ((x[9] >> k) & 1));
+            e->c[64 * blk + k] = (uint16_t)(((mag ^ neg) - neg) << (16 - log_q));
+        }
+        kpqc_wipe(x, sizeof x);
+    }
+    kpqc_wipe(buf, sizeof buf);
+}
+
+/* Sparse CBDs: a coefficient is non-zero when (b0 & b1) [3 bits] or
+ * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1. */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind) {
+    unsigned width = kind == SMAUGT_SPARSE_CBD3 ? 3 : kind == SMAUGT_CBD1 ? 2 : 4;
+    uint32_t acc = 0;
+    unsigned have = 0, o = 0;
+    for (unsigned i = 0; i < SMAUGT_N; i++) {
+        while (have < width) {
+            acc |= (uint32_t)buf[o++] << have;
+            have += 8;
+        }
+        uint32_t b0 = acc & 1, b1 = (acc >> 1) & 1, b2 = (acc >> 2) & 1, b3 = (acc >> 3) & 1;
+        acc >>= width;
+        have -= width;
+        int32_t v;
+        if (width == 2) { /* the branch is on the public parameter set only */
+            v = (int32_t)b0 - (int32_t)b1;
+        } else {
+            uint32_t nz = width == 3 ? (b0 & b1) : ((b0 | b1) & b2);
+            uint32_t sg = width == 3 ? b2 : b3;
+            v = (int32_t)nz * (1 - 2 * (int32_t)sg);
+        }
+        r[i] = (int16_t)v;
+    }
+}
