@@ -1,0 +1,80 @@
+"""Shared fixtures: the build tree's private openssl with kpqcprovider."""
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import kpqc_table  # noqa: E402
+
+
+def pytest_addoption(parser):
+    parser.addoption("--build-dir", default=str(ROOT / "build"))
+
+
+class Lab:
+    def __init__(self, build, tmp):
+        self.build = pathlib.Path(build).resolve()
+        self.tmp = pathlib.Path(tmp)
+        self.openssl = [str(self.build / "kpqc-openssl")]
+        self.env_cmd = [str(self.build / "kpqc-env")]
+
+    def run(self, *args, timeout=30, check=True, **kw):
+        return subprocess.run(self.openssl + list(args), capture_output=True, text=True,
+                              timeout=timeout, check=check, **kw)
+
+    def built_groups(self):
+        out = self.run("list", "-tls-groups", "-tls1_3").stdout.strip().split(":")
+        return out
+
+    @staticmethod
+    def free_port():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    def server(self, *args):
+        """An s_server for one connection; returns (process, port)."""
+        port = self.free_port()
+        cert, key = self.ecdsa_cert()
+        p = subprocess.Popen(self.openssl + ["s_server", "-accept", f"127.0.0.1:{port}", "-cert", cert,
+                                             "-key", key, "-naccept", "1", "-www", *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # s_server prints ACCEPT once it listens (probing the port would use
+        # up its single connection).
+        line = p.stdout.readline()
+        while line and "ACCEPT" not in line:
+            line = p.stdout.readline()
+        if "ACCEPT" not in line:
+            p.kill()
+            raise RuntimeError("s_server did not start")
+        return p, port
+
+    def ecdsa_cert(self):
+        cert, key = self.tmp / "ec-cert.pem", self.tmp / "ec-key.pem"
+        if not cert.exists():
+            self.run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", str(key),
+                     "-out", str(cert), "-days", "2", "-nodes", "-subj", "/CN=localhost")
+        return str(cert), str(key)
+
+    def client(self, port, *args, timeout=20):
+        return subprocess.run(self.openssl + ["s_client", "-connect", f"127.0.0.1:{port}", "-brief", *args],
+                              input="GET / HTTP/1.0\r\n\r\n", capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def lab(request, tmp_path_factory):
+    build = request.config.getoption("--build-dir")
+    if not (pathlib.Path(build) / "kpqc-openssl").exists():
+        pytest.skip("provider not built")
+    return Lab(build, tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="session")
+def table():
+    return kpqc_table.load()
