@@ -1,0 +1,342 @@
+/*
+ * kpqc-handshake: full TLS 1.3 handshakes with certificate verification,
+ * measured three ways, for any key-exchange group and server certificate
+ * algorithm OpenSSL knows (kpqcprovider's included):
+ *
+ *   inproc  client and server in one process over memory buffers: the pure
+ *           cost, plus bytes per flight and heap use per handshake;
+ *   tcp     a server process and a client process over loopback TCP:
+ *           latency of sequential handshakes;
+ *   load    the same with C concurrent client processes: handshakes/s.
+ *
+ *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual]
+ *   kpqc-handshake tcp    --group G --sig S [--count N]
+ *   kpqc-handshake load   --group G --sig S [--count N] [--clients C]
+ *
+ * S is a key type for the certificates (EC:P-256, ML-DSA-65, haetae2 ...).
+ * Output: JSON lines, one per handshake, then a summary line.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include "clock.h"
+
+/* ------------------------------------------------ heap accounting */
+/* Every allocation carries its size in a 16-byte header so that frees can
+ * be counted: live bytes, their peak, and totals per handshake. */
+static size_t live_bytes, peak_bytes, alloc_count, alloc_bytes;
+
+static void *count_malloc(size_t n, const char *f, int l) {
+    (void)f, (void)l;
+    unsigned char *p = malloc(n + 16);
+    if (p == NULL) return NULL;
+    memcpy(p, &n, sizeof n);
+    live_bytes += n;
+    alloc_bytes += n;
+    alloc_count++;
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+    return p + 16;
+}
+static void count_free(void *q, const char *f, int l) {
+    (void)f, (void)l;
+    if (q == NULL) return;
+    unsigned char *p = (unsigned char *)q - 16;
+    size_t n;
+    memcpy(&n, p, sizeof n);
+    live_bytes -= n;
+    free(p);
+}
+static void *count_realloc(void *q, size_t n, const char *f, int l) {
+    if (q == NULL) return count_malloc(n, f, l);
+    if (n == 0) {
+        count_free(q, f, l);
+        return NULL;
+    }
+    void *r = count_malloc(n, f, l);
+    if (r == NULL) return NULL;
+    size_t old;
+    memcpy(&old, (unsigned char *)q - 16, sizeof old);
+    memcpy(r, q, old < n ? old : n);
+    count_free(q, f, l);
+    return r;
+}
+
+/* ------------------------------------------------ certificates */
+static EVP_PKEY *make_key(const char *spec) {
+    const char *colon = strchr(spec, ':');
+    if (colon != NULL) {
+        char type[32];
+        snprintf(type, sizeof type, "%.*s", (int)(colon - spec), spec);
+        return EVP_PKEY_Q_keygen(NULL, NULL, type, colon + 1);
+    }
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, spec, NULL);
+    if (ctx != NULL && EVP_PKEY_keygen_init(ctx) > 0) EVP_PKEY_keygen(ctx, &key);
+    EVP_PKEY_CTX_free(ctx);
+    return key;
+}
+
+/* A self-signed certificate for `key` (the trust anchor and the leaf). */
+static X509 *make_cert(EVP_PKEY *key, const char *cn) {
+    X509 *x = X509_new();
+    X509_set_version(x, X509_VERSION_3);
+    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+    X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+    X509_gmtime_adj(X509_getm_notAfter(x), 86400);
+    X509_set_pubkey(x, key);
+    X509_NAME *name = X509_get_subject_name(x);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
+    X509_set_issuer_name(x, name);
+    int is_ec = EVP_PKEY_is_a(key, "EC");
+    if (X509_sign(x, key, is_ec ? EVP_sha256() : NULL) <= 0) {
+        X509_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+typedef struct {
+    SSL_CTX *server, *client;
+    size_t cert_der_len;
+} tls_pair;
+
+static void die(const char *what) {
+    fprintf(stderr, "kpqc-handshake: %s\n", what);
+    ERR_print_errors_fp(stderr);
+    exit(1);
+}
+
+static tls_pair setup(const char *group, const char *sig, int mutual) {
+    tls_pair t;
+    EVP_PKEY *key = make_key(sig);
+    if (key == NULL) die("cannot make a key of that type");
+    X509 *cert = make_cert(key, "localhost");
+    if (cert == NULL) die("cannot sign a certificate");
+    t.cert_der_len = (size_t)i2d_X509(cert, NULL);
+    t.server = SSL_CTX_new(TLS_server_method());
+    t.client = SSL_CTX_new(TLS_client_method());
+    SSL_CTX *both[2] = {t.server, t.client};
+    for (int i = 0; i < 2; i++) {
+        SSL_CTX_set_min_proto_version(both[i], TLS1_3_VERSION);
+        if (SSL_CTX_set1_groups_list(both[i], group) != 1) die("unknown group");
+        SSL_CTX_set_options(both[i], SSL_OP_NO_TICKET);
+        X509_STORE_add_cert(SSL_CTX_get_cert_store(both[i]), cert);
+    }
+    SSL_CTX_set_num_tickets(t.server, 0);
+    SSL_CTX_set_session_cache_mode(t.server, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_session_cache_mode(t.client, SSL_SESS_CACHE_OFF);
+    if (SSL_CTX_use_certificate(t.server, cert) != 1 || SSL_CTX_use_PrivateKey(t.server, key) != 1)
+        die("server certificate");
+    SSL_CTX_set_verify(t.client, SSL_VERIFY_PEER, NULL);
+    if (mutual) {
+        SSL_CTX_use_certificate(t.client, cert);
+        SSL_CTX_use_PrivateKey(t.client, key);
+        SSL_CTX_set_verify(t.server, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
+    }
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    return t;
+}
+
+/* ------------------------------------------------ in-process */
+static int inproc(tls_pair *t, const char *group, size_t count) {
+    double sum = 0;
+    for (size_t n = 0; n < count + 2; n++) {
+        SSL *c = SSL_new(t->client), *s = SSL_new(t->server);
+        BIO *c2s = BIO_new(BIO_s_mem()), *s2c = BIO_new(BIO_s_mem());
+        BIO_up_ref(c2s), BIO_up_ref(s2c); /* each BIO is owned by both SSLs */
+        SSL_set_bio(c, s2c, c2s);
+        SSL_set_bio(s, c2s, s2c);
+        SSL_set_connect_state(c);
+        SSL_set_accept_state(s);
+        size_t flights[8] = {0}, nflights = 0, live0 = live_bytes;
+        peak_bytes = live_bytes, alloc_count = 0, alloc_bytes = 0;
+        uint64_t t0 = bench_ns();
+        int cdone = 0, sdone = 0, rounds = 0;
+        while ((!cdone || !sdone) && rounds++ < 16) {
+            if (!cdone) {
+                int r = SSL_do_handshake(c);
+                if (r == 1) cdone = 1;
+                else if (SSL_get_error(c, r) != SSL_ERROR_WANT_READ) die("client handshake failed");
+            }
+            size_t pending = BIO_ctrl_pending(c2s);
+            if (pending && nflights < 8) flights[nflights++] = pending;
+            if (!sdone) {
+                int r = SSL_do_handshake(s);
+                if (r == 1) sdone = 1;
+                else if (SSL_get_error(s, r) != SSL_ERROR_WANT_READ) die("server handshake failed");
+            }
+            pending = BIO_ctrl_pending(s2c);
+            if (pending && nflights < 8) flights[nflights++] = pending;
+        }
+        uint64_t t1 = bench_ns();
+        if (!cdone || !sdone) die("handshake did not complete");
+        if (SSL_get_verify_result(c) != X509_V_OK) die("certificate did not verify");
+        const char *negotiated = SSL_group_to_name(c, SSL_get_negotiated_group(c));
+        /* CH | SH..Fin | Fin; a HelloRetryRequest adds a round: CH | HRR | CH2 | ... */
+        int hrr = nflights > 3;
+        if (n >= 2) { /* two warm-up handshakes */
+            size_t total = 0;
+            printf("{\"mode\":\"inproc\",\"group\":\"%s\",\"negotiated\":\"%s\",\"ns\":%llu,\"flights\":[", group,
+                   negotiated ? negotiated : "?", (unsigned long long)(t1 - t0));
+            for (size_t i = 0; i < nflights; i++) {
+                printf("%s%zu", i ? "," : "", flights[i]);
+                total += flights[i];
+            }
+            printf("],\"bytes\":%zu,\"hrr\":%d,\"heap_peak\":%zu,\"allocs\":%zu,\"alloc_bytes\":%zu}\n",
+                   total, hrr, peak_bytes - live0, alloc_count, alloc_bytes);
+            sum += (double)(t1 - t0);
+        }
+        SSL_free(c);
+        SSL_free(s);
+    }
+    fprintf(stderr, "inproc %s: mean %.1f us\n", group, sum / (double)count / 1e3);
+    return 0;
+}
+
+/* ------------------------------------------------ over TCP */
+static int listen_any(int *port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) die("listen");
+    socklen_t len = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &len);
+    *port = ntohs(a.sin_port);
+    return fd;
+}
+
+static void serve(tls_pair *t, int lfd, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        int fd = accept(lfd, NULL, NULL);
+        if (fd < 0) continue;
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        SSL *s = SSL_new(t->server);
+        SSL_set_fd(s, fd);
+        if (SSL_accept(s) == 1) {
+            char b[1];
+            SSL_read(s, b, 1); /* the client's one byte: the handshake is confirmed */
+            SSL_write(s, "k", 1);
+        }
+        SSL_free(s);
+        close(fd);
+    }
+}
+
+static double client_once(tls_pair *t, int port, int *ok) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    uint64_t t0 = bench_ns();
+    *ok = 0;
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) {
+        SSL *c = SSL_new(t->client);
+        SSL_set_fd(c, fd);
+        char b[1];
+        if (SSL_connect(c) == 1 && SSL_write(c, "h", 1) == 1 && SSL_read(c, b, 1) == 1) *ok = 1;
+        SSL_free(c);
+    }
+    uint64_t t1 = bench_ns();
+    close(fd);
+    return (double)(t1 - t0);
+}
+
+static int tcp(tls_pair *t, const char *group, size_t count, unsigned clients) {
+    int port, lfd = listen_any(&port);
+    size_t total = count + (clients == 1 ? 2 : 0);
+    unsigned workers = clients > 1 ? 2 : 1; /* pre-forked server processes share the socket */
+    pid_t servers[2];
+    for (unsigned w = 0; w < workers; w++) {
+        if ((servers[w] = fork()) == 0) {
+            serve(t, lfd, total);
+            _exit(0);
+        }
+    }
+    close(lfd);
+    if (clients <= 1) {
+        for (size_t i = 0; i < total; i++) {
+            int ok;
+            double ns = client_once(t, port, &ok);
+            if (i >= 2)
+                printf("{\"mode\":\"tcp\",\"group\":\"%s\",\"ns\":%.0f,\"ok\":%d}\n", group, ns, ok);
+        }
+    } else {
+        int pipefd[2];
+        if (pipe(pipefd) != 0) die("pipe");
+        uint64_t t0 = bench_ns();
+        pid_t *kids = calloc(clients, sizeof *kids);
+        for (unsigned c = 0; c < clients; c++) {
+            if ((kids[c] = fork()) == 0) {
+                size_t mine = count / clients + (c < count % clients), good = 0;
+                for (size_t i = 0; i < mine; i++) {
+                    int ok;
+                    client_once(t, port, &ok);
+                    good += (size_t)ok;
+                }
+                if (write(pipefd[1], &good, sizeof good) != sizeof good) _exit(1);
+                _exit(0);
+            }
+        }
+        size_t good = 0;
+        for (unsigned c = 0; c < clients; c++) {
+            size_t g;
+            if (read(pipefd[0], &g, sizeof g) == sizeof g) good += g;
+        }
+        uint64_t t1 = bench_ns();
+        for (unsigned c = 0; c < clients; c++) waitpid(kids[c], NULL, 0);
+        free(kids);
+        printf("{\"mode\":\"load\",\"group\":\"%s\",\"clients\":%u,\"handshakes\":%zu,\"failures\":%zu,"
+               "\"seconds\":%.3f,\"per_second\":%.1f}\n",
+               group, clients, count, count - good, (double)(t1 - t0) / 1e9, (double)good * 1e9 / (double)(t1 - t0));
+        for (unsigned w = 0; w < workers; w++) kill(servers[w], SIGTERM);
+    }
+    for (unsigned w = 0; w < workers; w++) waitpid(servers[w], NULL, 0);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256";
+    size_t count = 100;
+    unsigned clients = 8;
+    int mutual = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) group = argv[++i];
+        else if (strcmp(argv[i], "--sig") == 0 && i + 1 < argc) sig = argv[++i];
+        else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) count = strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc) clients = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--mutual") == 0) mutual = 1;
+        else die("unknown option (see the comment at the top of kpqc-handshake.c)");
+    }
+    if (strcmp(mode, "inproc") == 0 && getenv("KPQC_NO_HEAP") == NULL &&
+        !CRYPTO_set_mem_functions(count_malloc, count_realloc, count_free))
+        die("cannot install the memory hooks");
+    if (count == 0 || count > 1000000) die("--count must be 1..1000000");
+    tls_pair t = setup(group, sig, mutual);
+    printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d}\n", group, sig,
+           t.cert_der_len, mutual);
+    int rc;
+    if (strcmp(mode, "inproc") == 0) rc = inproc(&t, group, count);
+    else if (strcmp(mode, "tcp") == 0) rc = tcp(&t, group, count, 1);
+    else if (strcmp(mode, "load") == 0) rc = tcp(&t, group, count, clients ? clients : 1);
+    else die("mode must be inproc, tcp or load");
+    SSL_CTX_free(t.server);
+    SSL_CTX_free(t.client);
+    return rc;
+}
