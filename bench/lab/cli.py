@@ -92,8 +92,8 @@ def main(argv):
                              [[g, f"{s['median'] / 1e6:.1f}", f"{s['p95'] / 1e6:.1f}"] for g, s in res.items()]))
     elif args.suite in ("quick", "paper"):
         full = args.suite == "paper"
-        ns = argparse.Namespace(iterations=10000 if full else 1000, slow_iterations=200 if full else 20,
-                                count=500 if full else 100, levels="1,3,5" if full else "1", sigs="", mutual=False,
+        ns = argparse.Namespace(iterations=10000 if full else 3000, slow_iterations=200 if full else 30,
+                                count=500 if full else 300, levels="1,3,5" if full else "1", sigs="", mutual=False,
                                 tcp=True)
         prims.run(ns, lab)
         sizes.run(ns, lab)
@@ -105,7 +105,7 @@ def main(argv):
         have = handshake.available_groups(lab.build)
         spawn_groups = [g for g in ("X25519", "X25519MLKEM768", "x25519_smaugt1", "x25519_ntruplus768", "p256_smaugt1")
                         if g.lower() in have]
-        explain_spawn(lab, res, handshake.spawn(lab, spawn_groups, 100 if full else 15))
+        explain_spawn(lab, res, handshake.spawn(lab, spawn_groups, 100 if full else 30))
         published_tables(lab)
         if full:
             for name, mod in plugin_suites().items():
