@@ -1,0 +1,30 @@
+"""The benchmark lab runs end to end on a tiny configuration and writes its
+outputs (structure only: performance is measured, never asserted)."""
+import csv
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_handshake_suite_writes_report(lab, tmp_path):
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
+                        str(out), "handshake", "--count", "3", "--levels", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    report = (out / "report.md").read_text()
+    assert "x25519_smaugt1" in report and "X25519MLKEM768" in report
+    rows = list(csv.DictReader(open(out / "summary.csv")))
+    groups = {row["group"] for row in rows if row["suite"] == "handshake"}
+    assert {"x25519_smaugt1", "p256_ntruplus768", "secp256r1"} <= groups
+    for row in rows:
+        if row["suite"] == "handshake":
+            assert float(row["median_ns"]) > 0 and int(row["bytes_total"]) > 0
+    samples = [json.loads(line) for line in open(out / "samples.jsonl")]
+    assert any(s.get("negotiated") == "x25519_smaugt1" for s in samples)
+    assert (out / "handshake.png").stat().st_size > 1000
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["environment"]["openssl"].startswith("OpenSSL 3.5")
