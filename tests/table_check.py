@@ -46,6 +46,24 @@ for c in t["COMPOSITE"]:
     if c["sig"] not in sigs:
         errors.append(f"composite {c['id']}: unknown signature {c['sig']}")
 
+# Nothing of ours may reuse another implementation's identifiers.
+for line in (ROOT / "tests" / "data" / "foreign_identifiers.tsv").read_text().splitlines():
+    if line.startswith("#") or not line.strip():
+        continue
+    kind, value, owner, name = line.split("\t")
+    if kind == "group" and int(value, 16) in groups:
+        errors.append(f"group code point {value} is {owner}'s {name}")
+    elif kind == "group-range":
+        lo, hi = (int(v, 16) for v in value.split("-"))
+        errors += [f"group code point 0x{g:04X} inside {owner}'s range {value}" for g in groups if lo <= g <= hi]
+    elif kind == "oid-arc":
+        first, last = value.split("-")
+        base = first.rsplit(".", 1)[0]
+        lo, hi = int(first.rsplit(".", 1)[1]), int(last.rsplit(".", 1)[1])
+        for o in oids:
+            if o.startswith(base + ".") and lo <= int(o[len(base) + 1:].split(".")[0]) <= hi:
+                errors.append(f"OID {o} inside {owner}'s arc {value}")
+
 expected = kpqc_table.markdown(t)
 if (ROOT / "docs" / "algorithms.md").read_text() != expected:
     errors.append("docs/algorithms.md is out of date: run tools/kpqc_table.py > docs/algorithms.md")
