@@ -10,7 +10,7 @@
 static void schoolbook(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]) {
     for (unsigned i = 0; i < SMAUGT_N; i++)
         for (unsigned j = 0; j < SMAUGT_N; j++) {
-            uint16_t t = (uint16_t)(a[i] * (uint16_t)s[j]);
+            uint16_t t = (uint16_t)((uint32_t)a[i] * (uint16_t)s[j]);
             if (i + j < SMAUGT_N) r[i + j] = (uint16_t)(r[i + j] + t);
             else r[i + j - SMAUGT_N] = (uint16_t)(r[i + j - SMAUGT_N] - t); /* x^256 = -1 */
         }

@@ -23,7 +23,7 @@ static inline void smaugt_mul_acc_kernel(uint16_t r[SMAUGT_N], const uint16_t a[
     }
     memcpy(acc, r, sizeof acc);
     for (unsigned j = 0; j < SMAUGT_N; j++) {
-        const uint16_t sj = (uint16_t)s[j];
+        const uint32_t sj = (uint16_t)s[j]; /* unsigned: products wrap mod 2^16 */
         const uint16_t *w = ext + SMAUGT_N - j;
         for (unsigned k = 0; k < SMAUGT_N; k++) acc[k] = (uint16_t)(acc[k] + sj * w[k]);
     }

@@ -100,7 +100,8 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES +
         for (unsigned k = 0; k < 64; k++) {
             uint16_t mag = (uint16_t)(((s0 >> k) & 1) | (((s1 >> k) & 1) << 1));
             uint16_t neg = (uint16_t)(0u - ((x[9] >> k) & 1));
-            e->c[64 * blk + k] = (uint16_t)(((mag ^ neg) - neg) << (16 - log_q));
+            uint16_t v = (uint16_t)((mag ^ neg) - neg); /* two's complement of +-mag */
+            e->c[64 * blk + k] = (uint16_t)((uint32_t)v << (16 - log_q));
         }
         kpqc_wipe(x, sizeof x);
     }
