@@ -115,7 +115,7 @@ typedef struct {
     size_t cert_der_len;
 } tls_pair;
 
-static void die(const char *what) {
+static _Noreturn void die(const char *what) {
     fprintf(stderr, "kpqc-handshake: %s\n", what);
     ERR_print_errors_fp(stderr);
     exit(1);
@@ -331,7 +331,7 @@ int main(int argc, char **argv) {
     tls_pair t = setup(group, sig, mutual);
     printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d}\n", group, sig,
            t.cert_der_len, mutual);
-    int rc;
+    int rc = 1;
     if (strcmp(mode, "inproc") == 0) rc = inproc(&t, group, count);
     else if (strcmp(mode, "tcp") == 0) rc = tcp(&t, group, count, 1);
     else if (strcmp(mode, "load") == 0) rc = tcp(&t, group, count, clients ? clients : 1);
