@@ -3,11 +3,12 @@
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+FORTIFY_BUILD ?= build-fortify
 FUZZ_SECONDS ?= 45
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build test test-asan fuzz bench paper clean
+.PHONY: all deps build test test-asan test-fortify fuzz ct-report bench paper clean
 
 all: build
 
@@ -21,7 +22,7 @@ build: deps
 # The whole suite: unit, KAT (both code paths), constant-time (valgrind),
 # integration (openssl CLI, TLS, MQTT), then the same unit tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer.
-test: build test-asan fuzz
+test: build test-asan test-fortify fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
@@ -29,6 +30,18 @@ test-asan: deps
 	    -DKPQC_SANITIZE=ON -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(kat_|ct_)'
+
+# The library and unit tests with -D_FORTIFY_SOURCE=3 (glibc's checked
+# string and memory functions) and every warning as an error.
+test-fortify: deps
+	cmake -S . -B $(FORTIFY_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPQC_FORTIFY=ON \
+	    -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
+	cmake --build $(FORTIFY_BUILD) -j $(JOBS)
+	cd $(FORTIFY_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(kat_|ct_)'
+
+# One report of the constant-time checks of every algorithm and path.
+ct-report: build
+	$(BUILD)/venv/bin/python tests/hardening/ct_report.py --build-dir $(BUILD) --out $(BUILD)/ct-report.md
 
 # Every libFuzzer target for FUZZ_SECONDS each (ASan + UBSan).
 fuzz: deps
@@ -44,4 +57,4 @@ paper: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench paper
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD)
