@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 45
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build test test-asan test-fortify fuzz ct-report bench paper clean
+.PHONY: all deps build test test-asan test-fortify fuzz ct-report soak bench paper clean
 
 all: build
 
@@ -42,6 +42,10 @@ test-fortify: deps
 # One report of the constant-time checks of every algorithm and path.
 ct-report: build
 	$(BUILD)/venv/bin/python tests/hardening/ct_report.py --build-dir $(BUILD) --out $(BUILD)/ct-report.md
+
+# 20,000 handshakes from 32 concurrent clients over a mix of KpqC groups.
+soak: build
+	$(BUILD)/venv/bin/python tests/hardening/load_test.py --build-dir $(BUILD) --handshakes 20000 --clients 32
 
 # Every libFuzzer target for FUZZ_SECONDS each (ASan + UBSan).
 fuzz: deps
