@@ -52,7 +52,7 @@ fuzz: deps
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	    -DKPQC_SANITIZE=ON -DKPQC_FUZZ=ON -DKPQC_WERROR=ON -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	sh tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	sh tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(BUILD)
 
 bench: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench quick

@@ -1,15 +1,12 @@
 #!/bin/sh
-# Seeds for the provider fuzz targets, made with the build's own tools:
-# genuine key shares for fuzz_provider_kem, and recorded ClientHellos for
-# fuzz_tls_server (captured from kpqc-handshake's in-process runs is not
-# possible from the shell, so s_client's first flight is recorded through a
-# listening socket).
+# Seeds for fuzz_tls_server, made with the build's own tools: the first
+# flight (ClientHello) of `kpqc-openssl s_client` for several KpqC groups,
+# recorded through a listening socket.  BUILD must be an uninstrumented build.
 set -eu
 BUILD=$1
 CORPUS=$2
-mkdir -p "$CORPUS/fuzz_provider_kem" "$CORPUS/fuzz_tls_server"
+mkdir -p "$CORPUS/fuzz_tls_server"
 [ -x "$BUILD/kpqc-openssl" ] || exit 0
-i=0
 for g in x25519_smaugt1 smaugt1 p256_ntruplus768 ntruplus768; do
     python3 - "$BUILD" "$g" "$CORPUS/fuzz_tls_server/ch-$g" <<'PY'
 import socket, subprocess, sys
@@ -18,8 +15,12 @@ srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
 port = srv.getsockname()[1]
 p = subprocess.Popen([f"{build}/kpqc-openssl", "s_client", "-connect", f"127.0.0.1:{port}", "-groups", group],
                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-srv.settimeout(10)
-conn, _ = srv.accept()
+srv.settimeout(5)
+try:
+    conn, _ = srv.accept()
+except socket.timeout:
+    p.kill()
+    sys.exit("no ClientHello recorded for " + group)
 conn.settimeout(5)
 data = b""
 try:
@@ -33,5 +34,4 @@ except socket.timeout:
 open(out, "wb").write(data)
 conn.close(); p.kill(); p.wait()
 PY
-    i=$((i + 1))
 done

@@ -1,13 +1,17 @@
 #!/bin/sh
 # Runs every fuzz target of a KPQC_FUZZ build for a bounded time each.
-#   run_fuzz.sh BUILD_DIR SECONDS_PER_TARGET
+#   run_fuzz.sh FUZZ_BUILD_DIR SECONDS_PER_TARGET [MAIN_BUILD_DIR]
+# MAIN_BUILD_DIR (an uninstrumented build) records TLS seeds for the provider
+# targets: sanitizer-built provider modules load only into sanitizer-built programs.
 set -eu
 BUILD=$1
 SECONDS_EACH=${2:-45}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CORPUS=$BUILD/fuzz-corpus
 python3 "$HERE/make_corpus.py" --kat-tool "$BUILD/kpqc-kat" --out "$CORPUS"
-[ -x "$HERE/make_provider_corpus.sh" ] && sh "$HERE/make_provider_corpus.sh" "$BUILD" "$CORPUS" || true
+if [ -n "${3:-}" ] && [ -x "$3/kpqc-openssl" ]; then
+    sh "$HERE/make_provider_corpus.sh" "$3" "$CORPUS" || echo "fuzz: could not record TLS seeds"
+fi
 status=0
 for t in $(cat "$BUILD/fuzz-targets.txt" | tr ';' ' '); do
     mkdir -p "$CORPUS/$t" "$BUILD/fuzz-crashes/$t"
