@@ -1,0 +1,705 @@
+/*
+ * AIMer signatures (current "aim3" version): the AIM3 one-way function and
+ * its MPC-in-the-head proof of knowledge (BN++-style multiplication check),
+ * made non-interactive with SHAKE.
+ *
+ * Key pair: sk = pt || iv || ct, pk = iv || ct with ct = AIM3_iv(pt).
+ * AIM3 with L input S-boxes: x_i = A_i pt + b_i, y_i = Mer_{e_i}(x_i) for
+ * i < L, x_L = sum_i A_{L+i} y_i + b_L, ct = Mer_{e_L}(x_L) + pt, where
+ * Mer_e(x) = x^(2^e - 1) + x^-1, i.e. x * y = x^(2^e) + 1 for nonzero x.
+ *
+ * Signature: salt | h1 | h2 | T proofs, each
+ *   reveal path (logN seeds) | hidden party's commitment |
+ *   delta_pt | delta_y[L] | delta_c | hidden party's alpha shares [L+1].
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aimer_field.h"
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "internal.h"
+
+#define NWMAX 4
+#define LMAX 3
+#define NBMAX 32
+
+typedef uint64_t gf[NWMAX];
+
+struct aimer_params {
+    unsigned nw, nb, L, T, N, logn;
+    uint8_t prefix0;
+    unsigned exps[LMAX + 1];
+    size_t sig_len;
+};
+
+/* Everything derived from the public iv: 2L matrices (one row per bit,
+ * row j = image of x^j) and L+1 constants. */
+struct aimer_lin {
+    gf A[2 * LMAX][8 * NBMAX];
+    gf b[LMAX + 1];
+};
+
+struct fctx {
+    unsigned nw;
+    int clmul;
+};
+
+/* ---------- field helpers ---------- */
+
+static inline void gf_zero(gf a) { memset(a, 0, sizeof(gf)); }
+static inline void gf_add(gf c, const gf a, const gf b) {
+    for (unsigned i = 0; i < NWMAX; i++) c[i] = a[i] ^ b[i];
+}
+static inline void gf_load(gf a, const uint8_t *p, unsigned nw) {
+    gf_zero(a);
+    for (unsigned i = 0; i < nw; i++) {
+        uint64_t v = 0;
+        for (unsigned j = 0; j < 8; j++) v |= (uint64_t)p[8 * i + j] << (8 * j);
+        a[i] = v;
+    }
+}
+static inline void gf_store(uint8_t *p, const gf a, unsigned nw) {
+    for (unsigned i = 0; i < nw; i++)
+        for (unsigned j = 0; j < 8; j++) p[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
+}
+static inline void gf_mul(const struct fctx *f, gf c, const gf a, const gf b) {
+    kpqc_aimer_gf_mul(c, a, b, f->nw, f->clmul);
+}
+static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b) {
+    gf t = {0};
+    kpqc_aimer_gf_mul(t, a, b, f->nw, f->clmul);
+    gf_add(c, c, t);
+}
+static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr(c, a, f->nw); }
+
+/* a^(2^n - 2): the inverse for a != 0, and 0 for 0.  Fixed sequence. */
+static void gf_inv(const struct fctx *f, gf c, const gf a) {
+    gf sq, acc = {0};
+    memcpy(sq, a, sizeof(gf));
+    acc[0] = 1;
+    for (unsigned i = 1; i < 64 * f->nw; i++) {
+        gf_sqr(f, sq, sq);
+        gf_mul(f, acc, acc, sq);
+    }
+    memcpy(c, acc, sizeof(gf));
+}
+
+/* c = M v where M is given by its rows (row j is added when bit j of v is
+ * set); masks instead of branches, as v may be secret. */
+static void mat_vec(gf c, const gf *M, const gf v, unsigned nw) {
+    uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+    for (unsigned w = 0; w < nw; w++) {
+        uint64_t bits = v[w];
+        const gf *row = M + 64 * w;
+        for (unsigned j = 0; j < 64; j++) {
+            uint64_t m = 0 - ((bits >> j) & 1);
+            r0 ^= row[j][0] & m;
+            r1 ^= row[j][1] & m;
+            r2 ^= row[j][2] & m;
+            r3 ^= row[j][3] & m;
+        }
+    }
+    c[0] = r0; c[1] = r1; c[2] = r2; c[3] = r3;
+}
+
+/* ---------- hashing ---------- */
+
+static void h_init(kpqc_keccak *k, const struct aimer_params *p) {
+    if (p->nb == 16) kpqc_shake128_init(k);
+    else kpqc_shake256_init(k);
+}
+static void h_init_prefix(kpqc_keccak *k, const struct aimer_params *p, uint8_t prefix) {
+    h_init(k, p);
+    kpqc_keccak_absorb(k, &prefix, 1);
+}
+
+/* ---------- AIM3 ---------- */
+
+static void gen_lin(struct aimer_lin *lin, const struct aimer_params *p, const uint8_t *iv) {
+    unsigned nw = p->nw, nbits = 8 * p->nb;
+    kpqc_keccak k;
+    uint8_t buf[NBMAX];
+    h_init(&k, p);
+    kpqc_keccak_absorb(&k, iv, p->nb);
+    /* Each matrix is U * L' (rows): L' lower triangular, U upper triangular,
+     * both with unit diagonals, squeezed row by row. */
+    static const gf zero;
+    for (unsigned m = 0; m < 2 * p->L; m++) {
+        gf lo[8 * NBMAX], up[8 * NBMAX];
+        for (unsigned row = 0; row < nbits; row++) {
+            gf t;
+            kpqc_keccak_squeeze(&k, buf, p->nb);
+            gf_load(t, buf, nw);
+            unsigned w = row / 64, s = row % 64;
+            uint64_t keep_hi = ~(uint64_t)0 << s, one = (uint64_t)1 << s;
+            memcpy(lo[row], zero, sizeof(gf));
+            memcpy(up[row], zero, sizeof(gf));
+            for (unsigned i = 0; i < w; i++) up[row][i] = t[i];
+            lo[row][w] = (t[w] & keep_hi) | one;
+            up[row][w] = (t[w] & ~keep_hi) | one;
+            for (unsigned i = w + 1; i < nw; i++) lo[row][i] = t[i];
+        }
+        for (unsigned row = 0; row < nbits; row++) mat_vec(lin->A[m][row], (const gf *)lo, up[row], nw);
+    }
+    for (unsigned i = 0; i <= p->L; i++) {
+        kpqc_keccak_squeeze(&k, buf, p->nb);
+        gf_load(lin->b[i], buf, nw);
+    }
+    kpqc_keccak_wipe(&k);
+}
+
+/* Mer_e(x) = x^(2^e) * x^-1 + x^-1 = (x^(2^e) + 1) * x^-1. */
+static void mersenne(const struct fctx *f, gf y, const gf x, unsigned e) {
+    gf inv, t;
+    gf_inv(f, inv, x);
+    memcpy(t, x, sizeof(gf));
+    for (unsigned i = 0; i < e; i++) gf_sqr(f, t, t);
+    t[0] ^= 1;
+    gf_mul(f, y, t, inv);
+}
+
+/* y_i for i < L (the S-box outputs) and y_L = pt + ct.  Returns an
+ * all-ones mask if some S-box input is zero (then the key is refused). */
+static uint64_t sbox_outputs(const struct fctx *f, const struct aimer_params *p,
+                             const struct aimer_lin *lin, gf y[LMAX + 1], gf x_last,
+                             const gf pt) {
+    unsigned L = p->L;
+    uint64_t zero_any = 0;
+    gf_zero(x_last);
+    for (unsigned i = 0; i < L; i++) {
+        gf x, t;
+        mat_vec(x, (const gf *)lin->A[i], pt, p->nw);
+        gf_add(x, x, lin->b[i]);
+        uint64_t z = x[0] | x[1] | x[2] | x[3];
+        zero_any |= ((z | (0 - z)) >> 63) ^ 1;
+        mersenne(f, y[i], x, p->exps[i]);
+        mat_vec(t, (const gf *)lin->A[L + i], y[i], p->nw);
+        gf_add(x_last, x_last, t);
+    }
+    gf_add(x_last, x_last, lin->b[L]);
+    uint64_t z = x_last[0] | x_last[1] | x_last[2] | x_last[3];
+    zero_any |= ((z | (0 - z)) >> 63) ^ 1;
+    return 0 - zero_any;
+}
+
+/* ---------- seed trees ---------- */
+
+/* Heap numbering: node 1 is the root, node k has children 2k and 2k+1,
+ * leaves are N..2N-1 (party i is leaf N+i).  nodes[k] holds node k. */
+static void expand_level(const struct aimer_params *p, uint8_t (*nodes)[NBMAX],
+                         const uint8_t *salt, unsigned rep, unsigned depth) {
+    unsigned nb = p->nb, first = 1u << depth, count = 1u << depth;
+    size_t inlen = 1 + nb + 2 + nb;
+    uint8_t in[4][1 + NBMAX + 2 + NBMAX], out[4][2 * NBMAX];
+    for (unsigned j = 0; j < 4; j++) {
+        in[j][0] = 4;
+        memcpy(in[j] + 1, salt, nb);
+        in[j][1 + nb] = (uint8_t)rep;
+    }
+    unsigned k = first;
+    for (; k + 4 <= first + count; k += 4) {
+        for (unsigned j = 0; j < 4; j++) {
+            in[j][2 + nb] = (uint8_t)(k + j);
+            memcpy(in[j] + 3 + nb, nodes[k + j], nb);
+        }
+        if (nb == 16)
+            kpqc_shake128x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
+        else
+            kpqc_shake256x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
+        for (unsigned j = 0; j < 4; j++) {
+            memcpy(nodes[2 * (k + j)], out[j], nb);
+            memcpy(nodes[2 * (k + j) + 1], out[j] + nb, nb);
+        }
+    }
+    for (; k < first + count; k++) {
+        kpqc_keccak h;
+        in[0][2 + nb] = (uint8_t)k;
+        memcpy(in[0] + 3 + nb, nodes[k], nb);
+        h_init(&h, p);
+        kpqc_keccak_absorb(&h, in[0], inlen);
+        kpqc_keccak_squeeze(&h, out[0], 2 * nb);
+        memcpy(nodes[2 * k], out[0], nb);
+        memcpy(nodes[2 * k + 1], out[0] + nb, nb);
+        kpqc_keccak_wipe(&h);
+    }
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(out, sizeof out);
+}
+
+/* ---------- party commitments and tapes ---------- */
+
+/* A party's random tape: pt share, y shares [L], a shares [L+1], c share. */
+struct tape {
+    gf pt, y[LMAX], a[LMAX + 1], c;
+};
+
+#define TAPE_MAX_BYTES ((2 * LMAX + 3) * NBMAX)
+
+/* Commit to 4 consecutive parties' seeds and expand their tapes. */
+static void commit4(const struct aimer_params *p, uint8_t commit[4][2 * NBMAX],
+                    struct tape tape[4], const uint8_t *salt, unsigned rep,
+                    unsigned party0, const uint8_t (*seeds)[NBMAX]) {
+    unsigned nb = p->nb, nw = p->nw, L = p->L;
+    size_t inlen = 1 + nb + 2 + nb, outlen = 2 * nb + (2 * L + 3) * nb;
+    uint8_t in[4][1 + NBMAX + 2 + NBMAX], out[4][2 * NBMAX + TAPE_MAX_BYTES];
+    for (unsigned j = 0; j < 4; j++) {
+        in[j][0] = 5;
+        memcpy(in[j] + 1, salt, nb);
+        in[j][1 + nb] = (uint8_t)rep;
+        in[j][2 + nb] = (uint8_t)(party0 + j);
+        memcpy(in[j] + 3 + nb, seeds[j], nb);
+    }
+    if (nb == 16)
+        kpqc_shake128x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+    else
+        kpqc_shake256x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+    for (unsigned j = 0; j < 4; j++) {
+        const uint8_t *q = out[j] + 2 * nb;
+        memcpy(commit[j], out[j], 2 * nb);
+        gf_load(tape[j].pt, q, nw); q += nb;
+        for (unsigned i = 0; i < L; i++, q += nb) gf_load(tape[j].y[i], q, nw);
+        for (unsigned i = 0; i <= L; i++, q += nb) gf_load(tape[j].a[i], q, nw);
+        gf_load(tape[j].c, q, nw);
+    }
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(out, sizeof out);
+}
+
+/* Inputs of the multiplication check for one party: x_l * y_l = z_l
+ * (shares), with random a_l and c = sum a_l y_l. */
+struct mult_chk {
+    gf x[LMAX + 1], z[LMAX + 1], a[LMAX + 1], b[LMAX + 1], c;
+};
+
+static void party_mpc(const struct fctx *f, const struct aimer_params *p,
+                      const struct aimer_lin *lin, struct mult_chk *mc,
+                      const struct tape *t, const gf ct, int last) {
+    unsigned L = p->L, nw = p->nw;
+    for (unsigned i = 0; i <= L; i++) memcpy(mc->a[i], t->a[i], sizeof(gf));
+    for (unsigned i = 0; i < L; i++) memcpy(mc->b[i], t->y[i], sizeof(gf));
+    memcpy(mc->b[L], t->pt, sizeof(gf));
+    if (last) gf_add(mc->b[L], mc->b[L], ct);
+    memcpy(mc->c, t->c, sizeof(gf));
+    for (unsigned i = 0; i < L; i++) {
+        mat_vec(mc->x[i], (const gf *)lin->A[i], t->pt, nw);
+        if (last) gf_add(mc->x[i], mc->x[i], lin->b[i]);
+    }
+    gf_zero(mc->x[L]);
+    for (unsigned i = 0; i < L; i++) {
+        gf u;
+        mat_vec(u, (const gf *)lin->A[L + i], t->y[i], nw);
+        gf_add(mc->x[L], mc->x[L], u);
+    }
+    if (last) gf_add(mc->x[L], mc->x[L], lin->b[L]);
+    for (unsigned i = 0; i <= L; i++) {
+        memcpy(mc->z[i], mc->x[i], sizeof(gf));
+        for (unsigned e = 0; e < p->exps[i]; e++) gf_sqr(f, mc->z[i], mc->z[i]);
+        if (last) mc->z[i][0] ^= 1;
+    }
+}
+
+/* ---------- key generation ---------- */
+
+static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
+                         const kpqc_rng *rng) {
+    struct fctx f = {p->nw, kpqc_use_pclmul()};
+    unsigned nb = p->nb;
+    struct aimer_lin *lin = malloc(sizeof *lin);
+    if (lin == NULL) return KPQC_ERR_INTERNAL;
+    uint8_t pt[NBMAX], iv[NBMAX];
+    int ret = KPQC_OK;
+    for (;;) {
+        if (kpqc_randombytes(rng, pt, nb) != 0 || kpqc_randombytes(rng, iv, nb) != 0) {
+            ret = KPQC_ERR_RNG;
+            break;
+        }
+        gf ptg, y[LMAX + 1], xl, ctg;
+        gen_lin(lin, p, iv);
+        gf_load(ptg, pt, p->nw);
+        uint64_t bad = sbox_outputs(&f, p, lin, y, xl, ptg);
+        KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* a refused key is discarded */
+        if (bad) continue;
+        mersenne(&f, ctg, xl, p->exps[p->L]);
+        gf_add(ctg, ctg, ptg);
+        memcpy(pk, iv, nb);
+        gf_store(pk + nb, ctg, p->nw);
+        KPQC_CT_DECLASSIFY(pk, 2 * nb);
+        memcpy(sk, pt, nb);
+        memcpy(sk + nb, pk, 2 * nb);
+        kpqc_wipe(ptg, sizeof ptg);
+        kpqc_wipe(y, sizeof y);
+        kpqc_wipe(xl, sizeof xl);
+        break;
+    }
+    kpqc_wipe(pt, sizeof pt);
+    free(lin);
+    return ret;
+}
+
+/* mu = H0(pk || ctxlen || ctx || m) */
+static void message_hash(const struct aimer_params *p, uint8_t *mu, const uint8_t *pk,
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *msg, size_t msg_len) {
+    kpqc_keccak k;
+    uint8_t cl = (uint8_t)ctx_len;
+    h_init_prefix(&k, p, p->prefix0);
+    kpqc_keccak_absorb(&k, pk, 2 * p->nb);
+    kpqc_keccak_absorb(&k, &cl, 1);
+    kpqc_keccak_absorb(&k, ctx, ctx_len);
+    kpqc_keccak_absorb(&k, msg, msg_len);
+    kpqc_keccak_squeeze(&k, mu, 2 * p->nb);
+}
+
+/* Offsets inside a proof. */
+static size_t proof_len(const struct aimer_params *p) {
+    return (size_t)p->nb * (p->logn + 2 + 1 + p->L + 1 + p->L + 1);
+}
+
+/* ---------- signing ---------- */
+
+struct sign_ws {
+    uint8_t nodes[2 * 256][NBMAX];  /* per repetition, reused */
+};
+
+static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_len,
+                      const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                      const uint8_t *sk, const kpqc_rng *rng) {
+    const unsigned nb = p->nb, nw = p->nw, L = p->L, T = p->T, N = p->N;
+    struct fctx f = {nw, kpqc_use_pclmul()};
+    if (ctx_len > 255) return KPQC_ERR_ARGUMENT;
+    uint8_t rnd[NBMAX];
+    if (kpqc_randombytes(rng, rnd, nb) != 0) {
+        kpqc_wipe(rnd, sizeof rnd);
+        return KPQC_ERR_RNG;
+    }
+    /* Working memory: seed trees, commitments, check inputs of every party. */
+    size_t n_nodes = (size_t)T * 2 * N;
+    uint8_t (*nodes)[NBMAX] = malloc(n_nodes * NBMAX);
+    uint8_t (*commits)[2 * NBMAX] = malloc((size_t)T * N * 2 * NBMAX);
+    struct mult_chk *mc = malloc((size_t)T * N * sizeof *mc);
+    gf (*alpha_sh)[LMAX + 1] = malloc((size_t)T * N * sizeof *alpha_sh);
+    gf *v_sh = malloc((size_t)N * sizeof(gf));
+    struct aimer_lin *lin = malloc(sizeof *lin);
+    int ret = KPQC_OK;
+    if (!nodes || !commits || !mc || !alpha_sh || !v_sh || !lin) {
+        ret = KPQC_ERR_INTERNAL;
+        goto out;
+    }
+
+    const uint8_t *pk = sk + nb;
+    uint8_t mu[2 * NBMAX];
+    message_hash(p, mu, pk, ctx, ctx_len, msg, msg_len);
+    gen_lin(lin, p, pk);
+
+    gf ptg, ctg, y[LMAX + 1], xl;
+    gf_load(ptg, sk, nw);
+    gf_load(ctg, pk + nb, nw);
+    (void)sbox_outputs(&f, p, lin, y, xl, ptg);
+    gf_add(y[L], ptg, ctg);
+
+    uint8_t *salt = sig, *h1 = sig + nb, *h2 = sig + 3 * nb, *proofs = sig + 5 * nb;
+    size_t plen = proof_len(p);
+    kpqc_keccak hk, h1k;
+    uint8_t cl3 = 3;
+    h_init(&hk, p);
+    kpqc_keccak_absorb(&hk, &cl3, 1);
+    kpqc_keccak_absorb(&hk, sk, nb);
+    kpqc_keccak_absorb(&hk, mu, 2 * nb);
+    kpqc_keccak_absorb(&hk, rnd, nb);
+    kpqc_keccak_squeeze(&hk, salt, nb);
+    KPQC_CT_DECLASSIFY(salt, nb);
+    for (unsigned r = 0; r < T; r++) kpqc_keccak_squeeze(&hk, nodes[(size_t)r * 2 * N + 1], nb);
+    kpqc_keccak_wipe(&hk);
+
+    h_init_prefix(&h1k, p, 1);
+    kpqc_keccak_absorb(&h1k, mu, 2 * nb);
+    kpqc_keccak_absorb(&h1k, salt, nb);
+
+    for (unsigned r = 0; r < T; r++) {
+        uint8_t (*tn)[NBMAX] = nodes + (size_t)r * 2 * N;
+        uint8_t *pr = proofs + r * plen;
+        for (unsigned d = 0; d < p->logn; d++) expand_level(p, tn, salt, r, d);
+        struct tape delta, tp[4];
+        memset(&delta, 0, sizeof delta);
+        for (unsigned q = 0; q < N; q += 4) {
+            commit4(p, (uint8_t(*)[2 * NBMAX])commits[(size_t)r * N + q], tp, salt, r, q,
+                    (const uint8_t(*)[NBMAX])tn + N + q);
+            for (unsigned j = 0; j < 4; j++) {
+                struct tape *t = &tp[j];
+                unsigned party = q + j;
+                gf_add(delta.pt, delta.pt, t->pt);
+                for (unsigned i = 0; i < L; i++) gf_add(delta.y[i], delta.y[i], t->y[i]);
+                for (unsigned i = 0; i <= L; i++) gf_add(delta.a[i], delta.a[i], t->a[i]);
+                gf_add(delta.c, delta.c, t->c);
+                int last = party == N - 1;
+                if (last) {
+                    /* Fix the last party's shares so the shares sum to the
+                     * witness, and publish the corrections. */
+                    uint8_t *dp = pr + (size_t)(p->logn + 2) * nb;
+                    gf_add(delta.pt, delta.pt, ptg);
+                    gf_add(t->pt, t->pt, delta.pt);
+                    gf_store(dp, delta.pt, nw);
+                    for (unsigned i = 0; i < L; i++) {
+                        gf_add(delta.y[i], delta.y[i], y[i]);
+                        gf_add(t->y[i], t->y[i], delta.y[i]);
+                        gf_store(dp + (1 + i) * nb, delta.y[i], nw);
+                    }
+                    for (unsigned i = 0; i <= L; i++) gf_mul_acc(&f, delta.c, delta.a[i], y[i]);
+                    gf_add(t->c, t->c, delta.c);
+                    gf_store(dp + (1 + L) * nb, delta.c, nw);
+                    KPQC_CT_DECLASSIFY(dp, (L + 2) * nb);
+                }
+                party_mpc(&f, p, lin, &mc[(size_t)r * N + party], t, ctg, last);
+            }
+        }
+        kpqc_wipe(tp, sizeof tp);
+        KPQC_CT_DECLASSIFY(commits[(size_t)r * N], (size_t)N * 2 * NBMAX);
+        for (unsigned q = 0; q < N; q++) kpqc_keccak_absorb(&h1k, commits[(size_t)r * N + q], 2 * nb);
+        kpqc_keccak_absorb(&h1k, pr + (size_t)(p->logn + 2) * nb, (L + 2) * nb);
+    }
+    kpqc_keccak_squeeze(&h1k, h1, 2 * nb);
+    KPQC_CT_DECLASSIFY(h1, 2 * nb);
+
+    /* Phases 2 and 3: challenges eps from h1, the check's opened values. */
+    kpqc_keccak ek, h2k;
+    h_init(&ek, p);
+    kpqc_keccak_absorb(&ek, h1, 2 * nb);
+    h_init_prefix(&h2k, p, 2);
+    kpqc_keccak_absorb(&h2k, h1, 2 * nb);
+    kpqc_keccak_absorb(&h2k, salt, nb);
+    for (unsigned r = 0; r < T; r++) {
+        gf eps[LMAX + 1], alpha[LMAX + 1];
+        uint8_t buf[(LMAX + 1) * NBMAX];
+        kpqc_keccak_squeeze(&ek, buf, (L + 1) * nb);
+        for (unsigned i = 0; i <= L; i++) {
+            gf_load(eps[i], buf + i * nb, nw);
+            gf_zero(alpha[i]);
+        }
+        for (unsigned q = 0; q < N; q++) {
+            const struct mult_chk *m = &mc[(size_t)r * N + q];
+            gf *as = alpha_sh[(size_t)r * N + q];
+            memcpy(v_sh[q], m->c, sizeof(gf));
+            for (unsigned i = 0; i <= L; i++) {
+                gf_mul(&f, as[i], m->x[i], eps[i]);
+                gf_add(as[i], as[i], m->a[i]);
+                gf_add(alpha[i], alpha[i], as[i]);
+                gf_mul_acc(&f, v_sh[q], m->z[i], eps[i]);
+            }
+        }
+        KPQC_CT_DECLASSIFY(alpha, sizeof alpha);
+        for (unsigned q = 0; q < N; q++) {
+            const struct mult_chk *m = &mc[(size_t)r * N + q];
+            uint8_t ob[(LMAX + 1) * NBMAX];
+            for (unsigned i = 0; i <= L; i++) {
+                gf_mul_acc(&f, v_sh[q], m->b[i], alpha[i]);
+                gf_store(ob + i * nb, alpha_sh[(size_t)r * N + q][i], nw);
+            }
+            KPQC_CT_DECLASSIFY(ob, sizeof ob);
+            kpqc_keccak_absorb(&h2k, ob, (L + 1) * nb);
+        }
+        for (unsigned q = 0; q < N; q++) {
+            uint8_t ob[NBMAX];
+            gf_store(ob, v_sh[q], nw);
+            KPQC_CT_DECLASSIFY(ob, sizeof ob);
+            kpqc_keccak_absorb(&h2k, ob, nb);
+        }
+    }
+    kpqc_keccak_squeeze(&h2k, h2, 2 * nb);
+    KPQC_CT_DECLASSIFY(h2, 2 * nb);
+
+    /* Phases 4 and 5: hidden party per repetition, open all others. */
+    uint8_t idx[80];
+    h_init(&ek, p);
+    kpqc_keccak_absorb(&ek, h2, 2 * nb);
+    kpqc_keccak_squeeze(&ek, idx, T);
+    for (unsigned r = 0; r < T; r++) {
+        unsigned hid = idx[r] & (N - 1);
+        uint8_t (*tn)[NBMAX] = nodes + (size_t)r * 2 * N;
+        uint8_t *pr = proofs + r * plen;
+        unsigned k = N + hid;
+        for (unsigned d = 0; d < p->logn; d++, k >>= 1) memcpy(pr + d * nb, tn[k ^ 1], nb);
+        memcpy(pr + (size_t)p->logn * nb, commits[(size_t)r * N + hid], 2 * nb);
+        uint8_t *ap = pr + (size_t)(p->logn + 2 + L + 2) * nb;
+        for (unsigned i = 0; i <= L; i++) gf_store(ap + i * nb, alpha_sh[(size_t)r * N + hid][i], nw);
+    }
+    KPQC_CT_DECLASSIFY(sig, p->sig_len);
+    *sig_len = p->sig_len;
+    kpqc_wipe(ptg, sizeof ptg);
+    kpqc_wipe(y, sizeof y);
+    kpqc_wipe(xl, sizeof xl);
+    kpqc_keccak_wipe(&ek);
+    kpqc_keccak_wipe(&h1k);
+    kpqc_keccak_wipe(&h2k);
+out:
+    kpqc_wipe(rnd, sizeof rnd);
+    if (nodes) { kpqc_wipe(nodes, n_nodes * NBMAX); free(nodes); }
+    if (commits) free(commits);
+    if (mc) { kpqc_wipe(mc, (size_t)T * N * sizeof *mc); free(mc); }
+    if (alpha_sh) { kpqc_wipe(alpha_sh, (size_t)T * N * sizeof *alpha_sh); free(alpha_sh); }
+    if (v_sh) { kpqc_wipe(v_sh, (size_t)N * sizeof(gf)); free(v_sh); }
+    free(lin);
+    return ret;
+}
+
+/* ---------- verification ---------- */
+
+static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t sig_len,
+                        const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                        const uint8_t *pk) {
+    const unsigned nb = p->nb, nw = p->nw, L = p->L, T = p->T, N = p->N;
+    struct fctx f = {nw, kpqc_use_pclmul()};
+    if (sig_len != p->sig_len || ctx_len > 255) return KPQC_ERR_VERIFY;
+    const uint8_t *salt = sig, *h1 = sig + nb, *h2 = sig + 3 * nb, *proofs = sig + 5 * nb;
+    size_t plen = proof_len(p);
+
+    struct aimer_lin *lin = malloc(sizeof *lin);
+    uint8_t (*nodes)[NBMAX] = malloc((size_t)2 * N * NBMAX);
+    gf (*bsh)[LMAX + 1] = malloc((size_t)N * sizeof *bsh);
+    gf (*ash)[LMAX + 1] = malloc((size_t)N * sizeof *ash);
+    gf *vsh = malloc((size_t)N * sizeof(gf));
+    int ret = KPQC_ERR_VERIFY;
+    if (!lin || !nodes || !bsh || !ash || !vsh) {
+        ret = KPQC_ERR_INTERNAL;
+        goto out;
+    }
+    gen_lin(lin, p, pk);
+    gf ctg;
+    gf_load(ctg, pk + nb, nw);
+
+    uint8_t idx[80], mu[2 * NBMAX];
+    kpqc_keccak ek, h1k, h2k;
+    h_init(&ek, p);
+    kpqc_keccak_absorb(&ek, h2, 2 * nb);
+    kpqc_keccak_squeeze(&ek, idx, T);
+    h_init(&ek, p);
+    kpqc_keccak_absorb(&ek, h1, 2 * nb);
+
+    message_hash(p, mu, pk, ctx, ctx_len, msg, msg_len);
+    h_init_prefix(&h1k, p, 1);
+    kpqc_keccak_absorb(&h1k, mu, 2 * nb);
+    kpqc_keccak_absorb(&h1k, salt, nb);
+    h_init_prefix(&h2k, p, 2);
+    kpqc_keccak_absorb(&h2k, h1, 2 * nb);
+    kpqc_keccak_absorb(&h2k, salt, nb);
+
+    for (unsigned r = 0; r < T; r++) {
+        const uint8_t *pr = proofs + r * plen;
+        const uint8_t *dp = pr + (size_t)(p->logn + 2) * nb;
+        const uint8_t *ap = dp + (size_t)(L + 2) * nb;
+        unsigned hid = idx[r] & (N - 1);
+        /* Rebuild every leaf but the hidden one: unknown nodes on the path
+         * get placeholder values that are never used. */
+        memset(nodes[1], 0, nb);
+        for (unsigned d = 1; d <= p->logn; d++) {
+            expand_level(p, nodes, salt, r, d - 1);
+            unsigned onpath = (N + hid) >> (p->logn - d);
+            memcpy(nodes[onpath ^ 1], pr + (size_t)(p->logn - d) * nb, nb);
+        }
+        gf eps[LMAX + 1], alpha[LMAX + 1];
+        uint8_t buf[(LMAX + 1) * NBMAX];
+        kpqc_keccak_squeeze(&ek, buf, (L + 1) * nb);
+        for (unsigned i = 0; i <= L; i++) {
+            gf_load(eps[i], buf + i * nb, nw);
+            gf_zero(alpha[i]);
+        }
+        for (unsigned q = 0; q < N; q += 4) {
+            uint8_t cm[4][2 * NBMAX];
+            struct tape tp[4];
+            commit4(p, cm, tp, salt, r, q, (const uint8_t(*)[NBMAX])nodes + N + q);
+            for (unsigned j = 0; j < 4; j++) {
+                unsigned party = q + j;
+                if (party == hid) {
+                    kpqc_keccak_absorb(&h1k, pr + (size_t)p->logn * nb, 2 * nb);
+                    for (unsigned i = 0; i <= L; i++) {
+                        gf_load(ash[party][i], ap + i * nb, nw);
+                        gf_add(alpha[i], alpha[i], ash[party][i]);
+                    }
+                    continue;
+                }
+                kpqc_keccak_absorb(&h1k, cm[j], 2 * nb);
+                struct tape *t = &tp[j];
+                int last = party == N - 1;
+                if (last) {
+                    gf u;
+                    gf_load(u, dp, nw);
+                    gf_add(t->pt, t->pt, u);
+                    for (unsigned i = 0; i < L; i++) {
+                        gf_load(u, dp + (1 + i) * nb, nw);
+                        gf_add(t->y[i], t->y[i], u);
+                    }
+                    gf_load(u, dp + (1 + L) * nb, nw);
+                    gf_add(t->c, t->c, u);
+                }
+                struct mult_chk m;
+                party_mpc(&f, p, lin, &m, t, ctg, last);
+                memcpy(vsh[party], m.c, sizeof(gf));
+                for (unsigned i = 0; i <= L; i++) {
+                    gf_mul(&f, ash[party][i], m.x[i], eps[i]);
+                    gf_add(ash[party][i], ash[party][i], m.a[i]);
+                    gf_add(alpha[i], alpha[i], ash[party][i]);
+                    memcpy(bsh[party][i], m.b[i], sizeof(gf));
+                    gf_mul_acc(&f, vsh[party], m.z[i], eps[i]);
+                }
+            }
+        }
+        /* The hidden party's v share makes the sum of all shares zero. */
+        gf_zero(vsh[hid]);
+        for (unsigned q = 0; q < N; q++) {
+            if (q == hid) continue;
+            for (unsigned i = 0; i <= L; i++) gf_mul_acc(&f, vsh[q], bsh[q][i], alpha[i]);
+            gf_add(vsh[hid], vsh[hid], vsh[q]);
+        }
+        for (unsigned q = 0; q < N; q++) {
+            uint8_t ob[(LMAX + 1) * NBMAX];
+            for (unsigned i = 0; i <= L; i++) gf_store(ob + i * nb, ash[q][i], nw);
+            kpqc_keccak_absorb(&h2k, ob, (L + 1) * nb);
+        }
+        for (unsigned q = 0; q < N; q++) {
+            uint8_t ob[NBMAX];
+            gf_store(ob, vsh[q], nw);
+            kpqc_keccak_absorb(&h2k, ob, nb);
+        }
+        kpqc_keccak_absorb(&h1k, dp, (L + 2) * nb);
+    }
+    uint8_t h1p[2 * NBMAX], h2p[2 * NBMAX];
+    kpqc_keccak_squeeze(&h1k, h1p, 2 * nb);
+    kpqc_keccak_squeeze(&h2k, h2p, 2 * nb);
+    if (kpqc_ct_memneq(h1p, h1, 2 * nb) == 0 && kpqc_ct_memneq(h2p, h2, 2 * nb) == 0) ret = KPQC_OK;
+out:
+    free(lin);
+    free(nodes);
+    free(bsh);
+    free(ash);
+    free(vsh);
+    return ret;
+}
+
+/* ---------- parameter sets and descriptors ---------- */
+
+#define AIMER_SET(id, nw_, L_, T_, N_, logn_, pre_, e0, e1, e2, e3, siglen)                  \
+    static const struct aimer_params id##_params = {nw_, 8 * nw_, L_, T_, N_, logn_, pre_, \
+                                                    {e0, e1, e2, e3}, siglen};            \
+    static int id##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {              \
+        return aimer_keypair(&id##_params, pk, sk, rng);                                   \
+    }                                                                                      \
+    static int id##_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg, size_t msg_len, \
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,             \
+                         const kpqc_rng *rng) {                                             \
+        return aimer_sign(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, sk, rng); \
+    }                                                                                      \
+    static int id##_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,          \
+                           size_t msg_len, const uint8_t *ctx, size_t ctx_len,              \
+                           const uint8_t *pk) {                                             \
+        return aimer_verify(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);    \
+    }                                                                                      \
+    const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,     \
+                                                 KPQC_KAT_SM_MSG_SIG, 0};
+
+/* L = 2 for 128/192 (exponents of the two input S-boxes, then the output
+ * S-box), L = 3 for 256. */
+AIMER_SET(aimer128f, 2, 2, 33, 16, 4, 0x00, 3, 7, 11, 0, 6944)
+AIMER_SET(aimer128s, 2, 2, 17, 256, 8, 0x10, 3, 7, 11, 0, 4704)
+AIMER_SET(aimer192f, 3, 2, 49, 16, 4, 0x20, 11, 23, 47, 0, 15408)
+AIMER_SET(aimer192s, 3, 2, 25, 256, 8, 0x30, 11, 23, 47, 0, 10320)
+AIMER_SET(aimer256f, 4, 3, 65, 16, 4, 0x40, 3, 7, 11, 19, 31360)
+AIMER_SET(aimer256s, 4, 3, 33, 256, 8, 0x50, 3, 7, 11, 19, 20224)

@@ -1,0 +1,43 @@
+/* Carry-less products of AIMer field elements with PCLMULQDQ. */
+#include <immintrin.h>
+
+#include "aimer_field.h"
+
+static inline __m128i ld(const uint64_t *p) { return _mm_set_epi64x((long long)p[1], (long long)p[0]); }
+static inline __m128i mul_lo(__m128i a, __m128i b) { return _mm_clmulepi64_si128(a, b, 0x00); }
+
+void kpqc_aimer_prod2_pclmul(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]) {
+    __m128i x = ld(a), y = ld(b);
+    __m128i lo = _mm_clmulepi64_si128(x, y, 0x00);
+    __m128i hi = _mm_clmulepi64_si128(x, y, 0x11);
+    __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
+    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+    _mm_storeu_si128((__m128i *)r, lo);
+    _mm_storeu_si128((__m128i *)(r + 2), hi);
+}
+
+/* Schoolbook: the product of words i and j lands at words i+j and i+j+1. */
+static inline void prod_n(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned nw) {
+    __m128i even[4], odd[4]; /* even[k]: words 2k,2k+1; odd[k]: words 2k+1,2k+2 */
+    for (unsigned k = 0; k < 4; k++) even[k] = odd[k] = _mm_setzero_si128();
+    for (unsigned i = 0; i < nw; i++) {
+        __m128i ai = _mm_cvtsi64_si128((long long)a[i]);
+        for (unsigned j = 0; j < nw; j++) {
+            __m128i p = mul_lo(ai, _mm_cvtsi64_si128((long long)b[j]));
+            unsigned s = i + j;
+            if (s & 1) odd[s >> 1] = _mm_xor_si128(odd[s >> 1], p);
+            else even[s >> 1] = _mm_xor_si128(even[s >> 1], p);
+        }
+    }
+    uint64_t e[8], o[8];
+    for (unsigned k = 0; k < nw; k++) {
+        _mm_storeu_si128((__m128i *)(e + 2 * k), even[k]);
+        _mm_storeu_si128((__m128i *)(o + 2 * k), odd[k]);
+    }
+    r[0] = e[0];
+    for (unsigned w = 1; w < 2 * nw; w++) r[w] = e[w] ^ o[w - 1];
+}
+
+void kpqc_aimer_prod3_pclmul(uint64_t r[6], const uint64_t a[3], const uint64_t b[3]) { prod_n(r, a, b, 3); }
+void kpqc_aimer_prod4_pclmul(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]) { prod_n(r, a, b, 4); }
