@@ -86,21 +86,27 @@ static void gf_inv(const struct fctx *f, gf c, const gf a) {
 }
 
 /* c = M v where M is given by its rows (row j is added when bit j of v is
- * set); masks instead of branches, as v may be secret. */
-static void mat_vec(gf c, const gf *M, const gf v, unsigned nw) {
-    uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+ * set); masks instead of branches, as v may be secret.  Written once per
+ * width so that the word loops unroll. */
+static inline __attribute__((always_inline)) void mat_vec_w(gf c, const gf *M, const gf v,
+                                                            const unsigned nw) {
+    uint64_t r[NWMAX] = {0};
     for (unsigned w = 0; w < nw; w++) {
         uint64_t bits = v[w];
         const gf *row = M + 64 * w;
         for (unsigned j = 0; j < 64; j++) {
             uint64_t m = 0 - ((bits >> j) & 1);
-            r0 ^= row[j][0] & m;
-            r1 ^= row[j][1] & m;
-            r2 ^= row[j][2] & m;
-            r3 ^= row[j][3] & m;
+            for (unsigned i = 0; i < nw; i++) r[i] ^= row[j][i] & m;
         }
     }
-    c[0] = r0; c[1] = r1; c[2] = r2; c[3] = r3;
+    for (unsigned i = 0; i < NWMAX; i++) c[i] = r[i];
+}
+void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
+static void mat_vec(gf c, const gf *M, const gf v, unsigned nw) {
+    if (kpqc_use_avx2()) kpqc_aimer_mat_vec_avx2(c, M, v, nw);
+    else if (nw == 2) mat_vec_w(c, M, v, 2);
+    else if (nw == 3) mat_vec_w(c, M, v, 3);
+    else mat_vec_w(c, M, v, 4);
 }
 
 /* ---------- hashing ---------- */

@@ -44,19 +44,22 @@ void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b,
  * down, a fold from word i spills into word i-nw+1, which is still above
  * the low half only for the topmost word and is then folded in turn.
  */
-void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw) {
-    unsigned k1, k2, k3; /* tail = 1 + x^k3 + x^k2 + x^k1 */
-    if (nw == 4) {
-        k1 = 10; k2 = 5; k3 = 2;
-    } else {
-        k1 = 7; k2 = 2; k3 = 1;
-    }
+static inline __attribute__((always_inline)) void reduce_w(uint64_t *c, uint64_t *t,
+                                                           const unsigned nw, const unsigned k1,
+                                                           const unsigned k2, const unsigned k3) {
     for (unsigned i = 2 * nw - 1; i >= nw; i--) {
         uint64_t w = t[i];
         t[i - nw] ^= w ^ (w << k1) ^ (w << k2) ^ (w << k3);
         t[i - nw + 1] ^= (w >> (64 - k1)) ^ (w >> (64 - k2)) ^ (w >> (64 - k3));
     }
     for (unsigned i = 0; i < nw; i++) c[i] = t[i];
+}
+
+/* tail = x^10 + x^5 + x^2 + 1 for n = 256, x^7 + x^2 + x + 1 otherwise */
+void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw) {
+    if (nw == 2) reduce_w(c, t, 2, 7, 2, 1);
+    else if (nw == 3) reduce_w(c, t, 3, 7, 2, 1);
+    else reduce_w(c, t, 4, 10, 5, 2);
 }
 
 /* Spread the 32 bits of x to the even positions of a 64-bit word. */
