@@ -192,42 +192,60 @@ static uint64_t sbox_outputs(const struct fctx *f, const struct aimer_params *p,
 /* ---------- seed trees ---------- */
 
 /* Heap numbering: node 1 is the root, node k has children 2k and 2k+1,
- * leaves are N..2N-1 (party i is leaf N+i).  nodes[k] holds node k. */
-static void expand_level(const struct aimer_params *p, uint8_t (*nodes)[NBMAX],
-                         const uint8_t *salt, unsigned rep, unsigned depth) {
-    unsigned nb = p->nb, first = 1u << depth, count = 1u << depth;
-    size_t inlen = 1 + nb + 2 + nb;
+ * leaves are N..2N-1 (party i is leaf N+i).  Repetition r's tree is
+ * nodes[r*2N + k].  A node's children are H4(salt || r || k || node k).
+ *
+ * All T trees grow together, level by level, so that four nodes (of any
+ * repetitions) are always hashed at once.  With a proof to verify, the
+ * revealed siblings are put in after each level; the nodes on the hidden
+ * path get placeholder values that are never used. */
+static void expand_trees(const struct aimer_params *p, uint8_t (*nodes)[NBMAX],
+                         const uint8_t *salt, const uint8_t *idx, const uint8_t *proofs,
+                         size_t plen) {
+    const unsigned nb = p->nb, N = p->N, T = p->T;
+    const size_t inlen = 1 + nb + 2 + nb;
     uint8_t in[4][1 + NBMAX + 2 + NBMAX], out[4][2 * NBMAX];
     for (unsigned j = 0; j < 4; j++) {
         in[j][0] = 4;
         memcpy(in[j] + 1, salt, nb);
-        in[j][1 + nb] = (uint8_t)rep;
     }
-    unsigned k = first;
-    for (; k + 4 <= first + count; k += 4) {
-        for (unsigned j = 0; j < 4; j++) {
-            in[j][2 + nb] = (uint8_t)(k + j);
-            memcpy(in[j] + 3 + nb, nodes[k + j], nb);
+    for (unsigned d = 0; d < p->logn; d++) {
+        unsigned jobs = T << d, done = 0;
+        while (done < jobs) {
+            unsigned n = jobs - done >= 4 ? 4 : 1;
+            uint8_t (*dst[4])[NBMAX];
+            for (unsigned j = 0; j < n; j++) {
+                unsigned t = done + j, r = t >> d, k = (1u << d) + (t & ((1u << d) - 1));
+                in[j][1 + nb] = (uint8_t)r;
+                in[j][2 + nb] = (uint8_t)k;
+                memcpy(in[j] + 3 + nb, nodes[(size_t)r * 2 * N + k], nb);
+                dst[j] = nodes + (size_t)r * 2 * N + 2 * k;
+            }
+            if (n == 4) {
+                if (nb == 16)
+                    kpqc_shake128x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
+                else
+                    kpqc_shake256x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
+            } else {
+                kpqc_keccak h;
+                h_init(&h, p);
+                kpqc_keccak_absorb(&h, in[0], inlen);
+                kpqc_keccak_squeeze(&h, out[0], 2 * nb);
+                kpqc_keccak_wipe(&h);
+            }
+            for (unsigned j = 0; j < n; j++) {
+                memcpy(dst[j][0], out[j], nb);
+                memcpy(dst[j][1], out[j] + nb, nb);
+            }
+            done += n;
         }
-        if (nb == 16)
-            kpqc_shake128x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
-        else
-            kpqc_shake256x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
-        for (unsigned j = 0; j < 4; j++) {
-            memcpy(nodes[2 * (k + j)], out[j], nb);
-            memcpy(nodes[2 * (k + j) + 1], out[j] + nb, nb);
-        }
-    }
-    for (; k < first + count; k++) {
-        kpqc_keccak h;
-        in[0][2 + nb] = (uint8_t)k;
-        memcpy(in[0] + 3 + nb, nodes[k], nb);
-        h_init(&h, p);
-        kpqc_keccak_absorb(&h, in[0], inlen);
-        kpqc_keccak_squeeze(&h, out[0], 2 * nb);
-        memcpy(nodes[2 * k], out[0], nb);
-        memcpy(nodes[2 * k + 1], out[0] + nb, nb);
-        kpqc_keccak_wipe(&h);
+        if (idx != NULL)
+            for (unsigned r = 0; r < T; r++) {
+                unsigned hid = idx[r] & (N - 1);
+                unsigned onpath = (N + hid) >> (p->logn - d - 1);
+                memcpy(nodes[(size_t)r * 2 * N + (onpath ^ 1)],
+                       proofs + r * plen + (size_t)(p->logn - d - 1) * nb, nb);
+            }
     }
     kpqc_wipe(in, sizeof in);
     kpqc_wipe(out, sizeof out);
@@ -420,11 +438,11 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
     h_init_prefix(&h1k, p, 1);
     kpqc_keccak_absorb(&h1k, mu, 2 * nb);
     kpqc_keccak_absorb(&h1k, salt, nb);
+    expand_trees(p, nodes, salt, NULL, NULL, 0);
 
     for (unsigned r = 0; r < T; r++) {
         uint8_t (*tn)[NBMAX] = nodes + (size_t)r * 2 * N;
         uint8_t *pr = proofs + r * plen;
-        for (unsigned d = 0; d < p->logn; d++) expand_level(p, tn, salt, r, d);
         struct tape delta, tp[4];
         memset(&delta, 0, sizeof delta);
         for (unsigned q = 0; q < N; q += 4) {
@@ -559,7 +577,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
     size_t plen = proof_len(p);
 
     struct aimer_lin *lin = malloc(sizeof *lin);
-    uint8_t (*nodes)[NBMAX] = malloc((size_t)2 * N * NBMAX);
+    uint8_t (*nodes)[NBMAX] = malloc((size_t)T * 2 * N * NBMAX);
     gf (*bsh)[LMAX + 1] = malloc((size_t)N * sizeof *bsh);
     gf (*ash)[LMAX + 1] = malloc((size_t)N * sizeof *ash);
     gf *vsh = malloc((size_t)N * sizeof(gf));
@@ -580,6 +598,10 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
     h_init(&ek, p);
     kpqc_keccak_absorb(&ek, h1, 2 * nb);
 
+    /* Rebuild every leaf but the hidden one of each repetition. */
+    for (unsigned r = 0; r < T; r++) memset(nodes[(size_t)r * 2 * N + 1], 0, nb);
+    expand_trees(p, nodes, salt, idx, proofs, plen);
+
     message_hash(p, mu, pk, ctx, ctx_len, msg, msg_len);
     h_init_prefix(&h1k, p, 1);
     kpqc_keccak_absorb(&h1k, mu, 2 * nb);
@@ -593,14 +615,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
         const uint8_t *dp = pr + (size_t)(p->logn + 2) * nb;
         const uint8_t *ap = dp + (size_t)(L + 2) * nb;
         unsigned hid = idx[r] & (N - 1);
-        /* Rebuild every leaf but the hidden one: unknown nodes on the path
-         * get placeholder values that are never used. */
-        memset(nodes[1], 0, nb);
-        for (unsigned d = 1; d <= p->logn; d++) {
-            expand_level(p, nodes, salt, r, d - 1);
-            unsigned onpath = (N + hid) >> (p->logn - d);
-            memcpy(nodes[onpath ^ 1], pr + (size_t)(p->logn - d) * nb, nb);
-        }
+        const uint8_t (*tn)[NBMAX] = (const uint8_t(*)[NBMAX])nodes + (size_t)r * 2 * N;
         gf eps[LMAX + 1], alpha[LMAX + 1];
         uint8_t buf[(LMAX + 1) * NBMAX];
         kpqc_keccak_squeeze(&ek, buf, (L + 1) * nb);
@@ -611,7 +626,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
         for (unsigned q = 0; q < N; q += 4) {
             uint8_t cm[4][2 * NBMAX];
             struct tape tp[4];
-            commit4(p, cm, tp, salt, r, q, (const uint8_t(*)[NBMAX])nodes + N + q);
+            commit4(p, cm, tp, salt, r, q, tn + N + q);
             for (unsigned j = 0; j < 4; j++) {
                 unsigned party = q + j;
                 if (party == hid) {
