@@ -7,16 +7,27 @@
  *           cost, plus bytes per flight and heap use per handshake;
  *   tcp     a server process and a client process over loopback TCP:
  *           latency of sequential handshakes;
- *   load    the same with C concurrent client processes: handshakes/s.
+ *   load    the same with C concurrent client processes: handshakes/s;
+ *   link    a server process in one network namespace and a client in
+ *           another (an emulated link between them): completion time of
+ *           sequential handshakes, each bounded by --timeout-ms, with the
+ *           TCP retransmissions of both ends.
  *
  *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual]
  *   kpqc-handshake tcp    --group G --sig S [--count N]
  *   kpqc-handshake load   --group G --sig S [--count N] [--clients C]
+ *   kpqc-handshake link   --group G --sig S [--count N] --server-netns NS --client-netns NS
+ *                         --address IP [--timeout-ms T]
  *
  * S is a key type for the certificates (EC:P-256, ML-DSA-65, haetae2 ...).
+ * NS is a name under /run/netns (`ip netns add`) or a path; IP is the
+ * server's address in its namespace (the client connects to it).
  * Output: JSON lines, one per handshake, then a summary line.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <unistd.h>
@@ -210,9 +222,22 @@ static int inproc(tls_pair *t, const char *group, size_t count) {
 }
 
 /* ------------------------------------------------ over TCP */
+/* Where the server listens and the client connects (link mode: inside
+ * namespaces), and the bound on one handshake (0: none). */
+static struct {
+    const char *server_ns, *client_ns, *address;
+    unsigned timeout_ms;
+} net = {NULL, NULL, "127.0.0.1", 0};
+
+static struct sockaddr_in server_addr(int port) {
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    if (inet_pton(AF_INET, net.address, &a.sin_addr) != 1) die("--address must be an IPv4 address");
+    return a;
+}
+
 static int listen_any(int *port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in a = server_addr(0);
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) die("listen");
     socklen_t len = sizeof a;
@@ -221,18 +246,36 @@ static int listen_any(int *port) {
     return fd;
 }
 
-static void serve(tls_pair *t, int lfd, size_t count) {
+static unsigned tcp_retransmissions(int fd) {
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    memset(&ti, 0, sizeof ti);
+    return getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 ? ti.tcpi_total_retrans : 0;
+}
+
+/* report: one JSON line per connection (link mode), with the server's own
+ * retransmissions (its first flight is the large one). */
+static void serve(tls_pair *t, int lfd, size_t count, int report) {
     for (size_t i = 0; i < count; i++) {
         int fd = accept(lfd, NULL, NULL);
         if (fd < 0) continue;
-        int one = 1;
+        int one = 1, ok = 0;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (net.timeout_ms) { /* a client that gave up must not hold the server */
+            struct timeval tv = {.tv_sec = net.timeout_ms / 1000, .tv_usec = (net.timeout_ms % 1000) * 1000};
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        }
         SSL *s = SSL_new(t->server);
         SSL_set_fd(s, fd);
         if (SSL_accept(s) == 1) {
             char b[1];
             SSL_read(s, b, 1); /* the client's one byte: the handshake is confirmed */
-            SSL_write(s, "k", 1);
+            ok = SSL_write(s, "k", 1) == 1;
+        }
+        if (report) {
+            printf("{\"mode\":\"served\",\"ok\":%d,\"retrans\":%u}\n", ok, tcp_retransmissions(fd));
+            fflush(stdout);
         }
         SSL_free(s);
         close(fd);
@@ -241,8 +284,7 @@ static void serve(tls_pair *t, int lfd, size_t count) {
 
 static double client_once(tls_pair *t, int port, int *ok) {
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in a = server_addr(port);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     uint64_t t0 = bench_ns();
     *ok = 0;
@@ -265,7 +307,7 @@ static int tcp(tls_pair *t, const char *group, size_t count, unsigned clients) {
     pid_t servers[2];
     for (unsigned w = 0; w < workers; w++) {
         if ((servers[w] = fork()) == 0) {
-            serve(t, lfd, total);
+            serve(t, lfd, total, 0);
             _exit(0);
         }
     }
@@ -311,6 +353,108 @@ static int tcp(tls_pair *t, const char *group, size_t count, unsigned clients) {
     return 0;
 }
 
+/* ------------------------------------------------ across a link between namespaces */
+static void enter_netns(const char *ns) {
+    char path[512];
+    snprintf(path, sizeof path, strchr(ns, '/') ? "%s" : "/run/netns/%s", ns);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) die("cannot enter the network namespace");
+    close(fd);
+}
+
+/* Waits until fd is ready for `events` or the deadline passes (returns 0). */
+static int wait_until(int fd, short events, uint64_t deadline) {
+    uint64_t now = bench_ns();
+    if (now >= deadline) return 0;
+    struct pollfd p = {.fd = fd, .events = events};
+    return poll(&p, 1, (int)((deadline - now + 999999) / 1000000)) > 0;
+}
+
+/* After an SSL call returned r: wait for what it needs, 0 when it failed or time is up. */
+static int ssl_wait(SSL *ssl, int r, int fd, uint64_t deadline) {
+    int e = SSL_get_error(ssl, r);
+    if (e == SSL_ERROR_WANT_READ) return wait_until(fd, POLLIN, deadline);
+    if (e == SSL_ERROR_WANT_WRITE) return wait_until(fd, POLLOUT, deadline);
+    return 0;
+}
+
+typedef struct {
+    uint64_t connect_ns, handshake_ns, total_ns; /* to TCP established, to client Finished, to the reply byte */
+    int ok, timed_out;
+    unsigned retrans, mss;
+} link_result;
+
+/* One handshake on a non-blocking socket, the whole of it within net.timeout_ms. */
+static link_result client_link(tls_pair *t, int port) {
+    link_result res = {0};
+    struct sockaddr_in a = server_addr(port);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    SSL *c = NULL;
+    uint64_t t0 = bench_ns(), deadline = t0 + (uint64_t)net.timeout_ms * 1000000u;
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (errno != EINPROGRESS || !wait_until(fd, POLLOUT, deadline) ||
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
+            goto done;
+    }
+    res.connect_ns = bench_ns() - t0;
+    c = SSL_new(t->client);
+    SSL_set_fd(c, fd);
+    int r;
+    while ((r = SSL_connect(c)) != 1)
+        if (!ssl_wait(c, r, fd, deadline)) goto done;
+    res.handshake_ns = bench_ns() - t0;
+    while ((r = SSL_write(c, "h", 1)) != 1)
+        if (!ssl_wait(c, r, fd, deadline)) goto done;
+    char b[1];
+    while ((r = SSL_read(c, b, 1)) != 1)
+        if (!ssl_wait(c, r, fd, deadline)) goto done;
+    res.ok = 1;
+done:
+    res.total_ns = bench_ns() - t0;
+    res.timed_out = !res.ok && bench_ns() >= deadline;
+    res.retrans = tcp_retransmissions(fd);
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    memset(&ti, 0, sizeof ti);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) res.mss = ti.tcpi_snd_mss;
+    SSL_free(c);
+    close(fd);
+    return res;
+}
+
+static int link_mode(tls_pair *t, const char *group, size_t count) {
+    if (net.server_ns == NULL || net.client_ns == NULL) die("link needs --server-netns and --client-netns");
+    if (net.timeout_ms == 0) net.timeout_ms = 30000;
+    enter_netns(net.server_ns);
+    int port, lfd = listen_any(&port);
+    size_t warmup = 1;
+    fflush(stdout);
+    pid_t server = fork();
+    if (server < 0) die("fork");
+    if (server == 0) {
+        serve(t, lfd, count + warmup, 1);
+        _exit(0);
+    }
+    close(lfd);
+    enter_netns(net.client_ns);
+    for (size_t i = 0; i < count + warmup; i++) {
+        link_result r = client_link(t, port);
+        if (i < warmup) continue;
+        printf("{\"mode\":\"link\",\"group\":\"%s\",\"ok\":%d,\"timeout\":%d,\"connect_ns\":%llu,"
+               "\"hs_ns\":%llu,\"ns\":%llu,\"retrans\":%u,\"mss\":%u}\n",
+               group, r.ok, r.timed_out, (unsigned long long)r.connect_ns, (unsigned long long)r.handshake_ns,
+               (unsigned long long)r.total_ns, r.retrans, r.mss);
+        fflush(stdout);
+    }
+    /* a connection the client abandoned may still be open on the server side */
+    kill(server, SIGTERM);
+    waitpid(server, NULL, 0);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256";
     size_t count = 100;
@@ -322,6 +466,11 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) count = strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc) clients = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--mutual") == 0) mutual = 1;
+        else if (strcmp(argv[i], "--server-netns") == 0 && i + 1 < argc) net.server_ns = argv[++i];
+        else if (strcmp(argv[i], "--client-netns") == 0 && i + 1 < argc) net.client_ns = argv[++i];
+        else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) net.address = argv[++i];
+        else if (strcmp(argv[i], "--timeout-ms") == 0 && i + 1 < argc)
+            net.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 10);
         else die("unknown option (see the comment at the top of kpqc-handshake.c)");
     }
     if (strcmp(mode, "inproc") == 0 && getenv("KPQC_NO_HEAP") == NULL &&
@@ -335,7 +484,8 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "inproc") == 0) rc = inproc(&t, group, count);
     else if (strcmp(mode, "tcp") == 0) rc = tcp(&t, group, count, 1);
     else if (strcmp(mode, "load") == 0) rc = tcp(&t, group, count, clients ? clients : 1);
-    else die("mode must be inproc, tcp or load");
+    else if (strcmp(mode, "link") == 0) rc = link_mode(&t, group, count);
+    else die("mode must be inproc, tcp, load or link");
     SSL_CTX_free(t.server);
     SSL_CTX_free(t.client);
     return rc;
