@@ -43,3 +43,12 @@ def cert_sizes(lab):
     if rows:
         _barh(lab, "cert_sizes.png", [r["alg"] for r in rows], [r["leaf_der"] for r in rows],
               "DER certificate size (bytes, log scale)", "#4c72b0", log=True)
+
+
+def mqtt_handshakes(lab, rows):
+    """Median TLS handshake of every MQTT key exchange × listener certificate."""
+    rows = [r for r in rows if r.get("tls_median_ns")]
+    if rows:
+        _barh(lab, "mqtt_handshake.png", [f"{r['sig']} / {r['kex']}" for r in rows],
+              [r["tls_median_ns"] / 1e6 for r in rows], "MQTT broker, mutual TLS 1.3 handshake (ms, median)",
+              [COLORS.get(r["kex_family"], "#333333") for r in rows])

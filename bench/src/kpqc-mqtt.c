@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static void set_reason_ssl(const char *what, SSL *ssl) {
     else if (errno == EAGAIN || errno == EWOULDBLOCK)
         set_reason("%s: timed out", what);
     else
-        set_reason("%s: connection closed by the broker%s%s", what, errno ? ": " : "", errno ? strerror(errno) : "");
+        set_reason("%s: %s by the broker", what, errno == ECONNRESET ? "connection reset" : "connection closed");
     ERR_clear_error();
 }
 
@@ -362,6 +363,7 @@ int main(int argc, char **argv) {
                         "[--qos 0|1] [--payload BYTES] [--timeout-ms MS] [--host H] [--servername NAME]\n");
         return 1;
     }
+    signal(SIGPIPE, SIG_IGN); /* a broker that refuses us closes the socket: a failed write, not death */
     SSL_CTX *ctx = client_context(&o);
     unsigned long failures = 0;
     for (unsigned long i = 0; i < o.count; i++) {
