@@ -17,11 +17,12 @@
  *   kpqc-handshake tcp    --group G --sig S [--count N]
  *   kpqc-handshake load   --group G --sig S [--count N] [--clients C]
  *   kpqc-handshake link   --group G --sig S [--count N] --server-netns NS --client-netns NS
- *                         --address IP [--timeout-ms T]
+ *                         --address IP [--timeout-ms T] [--congestion-control CC]
  *
  * S is a key type for the certificates (EC:P-256, ML-DSA-65, haetae2 ...).
  * NS is a name under /run/netns (`ip netns add`) or a path; IP is the
- * server's address in its namespace (the client connects to it).
+ * server's address in its namespace (the client connects to it); CC is a
+ * TCP congestion control for both ends (the default is the system's).
  * Output: JSON lines, one per handshake, then a summary line.
  */
 #include <errno.h>
@@ -225,9 +226,15 @@ static int inproc(tls_pair *t, const char *group, size_t count) {
 /* Where the server listens and the client connects (link mode: inside
  * namespaces), and the bound on one handshake (0: none). */
 static struct {
-    const char *server_ns, *client_ns, *address;
+    const char *server_ns, *client_ns, *address, *congestion;
     unsigned timeout_ms;
-} net = {NULL, NULL, "127.0.0.1", 0};
+} net = {NULL, NULL, "127.0.0.1", NULL, 0};
+
+static void set_congestion(int fd) {
+    if (net.congestion != NULL &&
+        setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, net.congestion, (socklen_t)strlen(net.congestion)) != 0)
+        die("cannot use that congestion control");
+}
 
 static struct sockaddr_in server_addr(int port) {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -239,6 +246,7 @@ static int listen_any(int *port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     struct sockaddr_in a = server_addr(0);
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    set_congestion(fd); /* accepted connections inherit it */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) die("listen");
     socklen_t len = sizeof a;
     getsockname(fd, (struct sockaddr *)&a, &len);
@@ -390,6 +398,7 @@ static link_result client_link(tls_pair *t, int port) {
     struct sockaddr_in a = server_addr(port);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    set_congestion(fd);
     SSL *c = NULL;
     uint64_t t0 = bench_ns(), deadline = t0 + (uint64_t)net.timeout_ms * 1000000u;
     if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
@@ -469,6 +478,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--server-netns") == 0 && i + 1 < argc) net.server_ns = argv[++i];
         else if (strcmp(argv[i], "--client-netns") == 0 && i + 1 < argc) net.client_ns = argv[++i];
         else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) net.address = argv[++i];
+        else if (strcmp(argv[i], "--congestion-control") == 0 && i + 1 < argc) net.congestion = argv[++i];
         else if (strcmp(argv[i], "--timeout-ms") == 0 && i + 1 < argc)
             net.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 10);
         else die("unknown option (see the comment at the top of kpqc-handshake.c)");
