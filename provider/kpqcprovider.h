@@ -1,8 +1,9 @@
 /*
  * kpqcprovider: libkpqc's algorithms behind OpenSSL 3's provider interface.
- * Every algorithm and TLS group comes from src/algorithms.def; classical
- * halves of hybrids are computed by libcrypto itself (a child library
- * context sees the default provider's X25519/X448/ECDH).
+ * Every algorithm, TLS group and TLS signature algorithm comes from
+ * src/algorithms.def; classical halves (ECDH of hybrid groups, ECDSA of
+ * composite signatures) are computed by libcrypto itself in a child library
+ * context that sees the default provider.
  */
 #ifndef KPQC_PROVIDER_H
 #define KPQC_PROVIDER_H
@@ -19,51 +20,110 @@ typedef struct kpqc_prov_ctx {
     OSSL_LIB_CTX *libctx;
 } kpqc_prov_ctx;
 
-/* Classical half of a hybrid group. */
+/* Classical half of a hybrid group or a composite signature. */
 typedef enum { KPQC_CLASSICAL_NONE, KPQC_X25519, KPQC_X448, KPQC_P256, KPQC_P384, KPQC_P521 } kpqc_classical;
 
-/* One KEM as OpenSSL sees it: pure, or hybrid (classical || KpqC). */
-typedef struct kpqc_prov_kem {
-    const char *name;         /* primary name, also the TLS group name */
-    const char *names;        /* OpenSSL name list "name:alias:...:OID" */
-    const char *aliases;      /* comma-separated, from the table */
-    const kpqc_kem *kem;      /* the KpqC half */
-    kpqc_classical classical;
-    unsigned group_id;        /* TLS NamedGroup code point */
-    unsigned secbits;         /* 128/192/256 from the NIST level */
-} kpqc_prov_kem;
+typedef enum { KPQC_PROV_KEM, KPQC_PROV_SIG } kpqc_prov_kind;
 
-size_t kpqc_prov_kem_count(void);
-const kpqc_prov_kem *kpqc_prov_kem_at(size_t i);
-int kpqc_prov_algorithms_init(void);
+/*
+ * One algorithm as OpenSSL sees it: a KEM (pure, or hybrid classical ||
+ * KpqC) or a signature (pure, or composite KpqC || ECDSA).
+ */
+typedef struct kpqc_prov_alg {
+    const char *name;         /* primary name: algorithm, TLS group or sigalg name */
+    char *names;              /* OpenSSL name list "name:alias:...[:OID]" */
+    const char *aliases;      /* comma-separated, from the table */
+    char *oid;                /* NULL for hybrid groups (no X.509 use) */
+    const char *display;
+    kpqc_prov_kind kind;
+    const kpqc_kem *kem;      /* KEMs: the KpqC half */
+    const kpqc_sig *sig;      /* signatures: the KpqC half */
+    kpqc_classical classical;
+    const char *digest;       /* composites: the ECDSA digest */
+    unsigned codepoint;       /* TLS NamedGroup or SignatureScheme */
+    unsigned secbits;         /* 128/192/256 from the NIST level */
+    size_t pq_pk_len, pq_sk_len;
+} kpqc_prov_alg;
+
+size_t kpqc_prov_alg_count(void);
+const kpqc_prov_alg *kpqc_prov_alg_at(size_t i);
+const kpqc_prov_alg *kpqc_prov_alg_by_name(const char *name); /* primary name */
+/* Builds the list; `override` (may be NULL) maps "name.oid"/"name.codepoint"
+ * to a replacement value, for openssl.cnf overrides. */
+int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key), void *arg);
 void kpqc_prov_algorithms_free(void);
 
 /* Classical helpers (prov_classical.c). */
 size_t kpqc_classical_pub_len(kpqc_classical c);
 size_t kpqc_classical_secret_len(kpqc_classical c);
+size_t kpqc_classical_sig_max_len(kpqc_classical c); /* DER ECDSA signature */
 EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, kpqc_classical c);
 int kpqc_classical_get_pub(const EVP_PKEY *key, kpqc_classical c, unsigned char *out);
 EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *pub, size_t len);
 int kpqc_classical_derive(OSSL_LIB_CTX *libctx, EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *out, size_t len);
+/* ECPrivateKey DER of an EC key, and back (composite private keys). */
+int kpqc_classical_priv_der(const EVP_PKEY *key, unsigned char **der, size_t *len);
+EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *der, size_t len);
 
-/* A key of one kpqc_prov_kem. */
+/* A key of one kpqc_prov_alg. */
 typedef struct kpqc_key {
     kpqc_prov_ctx *provctx;
-    const kpqc_prov_kem *alg;
+    const kpqc_prov_alg *alg;
     unsigned char *pk, *sk;   /* KpqC halves, NULL when absent */
-    EVP_PKEY *classical;      /* hybrids only */
+    EVP_PKEY *classical;      /* hybrids and composites only */
 } kpqc_key;
 
-kpqc_key *kpqc_key_new(kpqc_prov_ctx *provctx, const kpqc_prov_kem *alg);
+kpqc_key *kpqc_key_new(kpqc_prov_ctx *provctx, const kpqc_prov_alg *alg);
 void kpqc_key_free(kpqc_key *key);
-size_t kpqc_key_pub_len(const kpqc_prov_kem *alg);   /* encoded key share */
-size_t kpqc_key_ct_len(const kpqc_prov_kem *alg);
-size_t kpqc_key_secret_len(const kpqc_prov_kem *alg);
+int kpqc_key_generate(kpqc_key *key);
+size_t kpqc_key_pub_len(const kpqc_prov_alg *alg);   /* encoded public key / key share */
+size_t kpqc_key_ct_len(const kpqc_prov_alg *alg);
+size_t kpqc_key_secret_len(const kpqc_prov_alg *alg);
+size_t kpqc_key_max_output(const kpqc_prov_alg *alg); /* ciphertext or largest signature */
+/*
+ * Encodings used by raw import/export and by SPKI/PKCS#8:
+ *   public:  hybrid KEM  classical || KpqC pk   (the TLS key share)
+ *            composite   KpqC pk || EC point    (draft-ietf-lamps-pq-composite-sigs)
+ *            pure        KpqC pk
+ *   private: KpqC sk || KpqC pk [|| ECPrivateKey DER for composites]
+ * Hybrid KEM keys have no private encoding (they live for one handshake).
+ */
+int kpqc_key_encode_pub(const kpqc_key *key, unsigned char *out);
+int kpqc_key_decode_pub(kpqc_key *key, const unsigned char *in, size_t len);
+int kpqc_key_encode_priv(const kpqc_key *key, unsigned char **out, size_t *len);
+int kpqc_key_decode_priv(kpqc_key *key, const unsigned char *in, size_t len);
+int kpqc_key_has_priv_encoding(const kpqc_prov_alg *alg);
+/* The keymgmt's export: PUB_KEY/PRIV_KEY per `selection` to `cb`. */
+int kpqc_key_export(void *key, int selection, OSSL_CALLBACK *cb, void *cbarg);
+
+/* Minimal DER for SubjectPublicKeyInfo and PKCS#8 PrivateKeyInfo (prov_der.c). */
+int kpqc_der_oid(const char *dotted, unsigned char *out, size_t *len); /* content bytes */
+int kpqc_der_spki(const kpqc_prov_alg *alg, const unsigned char *pub, size_t pub_len, unsigned char **out,
+                  size_t *out_len);
+int kpqc_der_pkcs8(const kpqc_prov_alg *alg, const unsigned char *priv, size_t priv_len, unsigned char **out,
+                   size_t *out_len);
+/* Parse; on success point into `in` at the key bytes. Return 0 when the
+ * input is not that structure for `alg`. */
+int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
+                        const unsigned char **pub, size_t *pub_len);
+int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
+                         const unsigned char **priv, size_t *priv_len);
 
 /* Dispatch tables. */
-const OSSL_ALGORITHM *kpqc_prov_keymgmt_algorithms(void);
-const OSSL_ALGORITHM *kpqc_prov_kem_algorithms(void);
+const OSSL_DISPATCH *kpqc_prov_keymgmt_dispatch(const char *name);
+extern const OSSL_DISPATCH kpqc_prov_kem_functions[];
+extern const OSSL_DISPATCH kpqc_prov_sig_functions[];
+/* Encoders and decoders: one entry per (kind, algorithm with an OID). */
+typedef struct {
+    const char *properties;
+    const OSSL_DISPATCH *dispatch;
+    int private_only; /* PrivateKeyInfo: only for algorithms with a private encoding */
+} kpqc_prov_codec;
+extern const kpqc_prov_codec kpqc_prov_encoders[], kpqc_prov_decoders[];
+extern const size_t kpqc_prov_encoder_count, kpqc_prov_decoder_count;
+
 int kpqc_prov_tls_groups(OSSL_CALLBACK *cb, void *arg);
+int kpqc_prov_tls_sigalgs(OSSL_CALLBACK *cb, void *arg);
 int kpqc_prov_self_test(void);
 
 /* An rng drawing from OpenSSL's DRBG of the provider's library context. */
@@ -78,6 +138,9 @@ enum {
     KPQC_R_DECAPSULATION_FAILED,
     KPQC_R_RNG_FAILED,
     KPQC_R_SELF_TEST_FAILED,
+    KPQC_R_BAD_ENCODING,
+    KPQC_R_CONTEXT_TOO_LONG,
+    KPQC_R_BAD_CONFIG,
 };
 
 #endif

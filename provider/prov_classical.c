@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/objects.h>
 #include <openssl/params.h>
 
 #include "kpqcprovider.h"
@@ -24,6 +26,14 @@ static const struct {
 
 size_t kpqc_classical_pub_len(kpqc_classical c) { return classical[c].pub_len; }
 size_t kpqc_classical_secret_len(kpqc_classical c) { return classical[c].secret_len; }
+
+/* SEQUENCE { INTEGER r, INTEGER s }, each integer at most one byte longer
+ * than the field (a leading zero). */
+size_t kpqc_classical_sig_max_len(kpqc_classical c) {
+    if (c == KPQC_CLASSICAL_NONE) return 0;
+    size_t body = 2 * (2 + classical[c].secret_len + 1);
+    return body + (body < 128 ? 2 : 3);
+}
 
 EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, kpqc_classical c) {
     EVP_PKEY *key = NULL;
@@ -77,4 +87,28 @@ int kpqc_classical_derive(OSSL_LIB_CTX *libctx, EVP_PKEY *priv, EVP_PKEY *peer, 
         ok = 1;
     EVP_PKEY_CTX_free(ctx);
     return ok;
+}
+
+int kpqc_classical_priv_der(const EVP_PKEY *key, unsigned char **der, size_t *len) {
+    unsigned char *buf = NULL;
+    int n = i2d_PrivateKey(key, &buf);
+    if (n <= 0) return 0;
+    *der = buf;
+    *len = (size_t)n;
+    return 1;
+}
+
+EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *der,
+                                       size_t len) {
+    const unsigned char *p = der;
+    EVP_PKEY *key = d2i_PrivateKey_ex(EVP_PKEY_EC, NULL, &p, (long)len, libctx, NULL);
+    char group[32];
+    /* The whole rest of the encoding, and on the curve the algorithm names. */
+    if (key == NULL || p != der + len ||
+        !EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, NULL) ||
+        classical[c].group == NULL || OBJ_sn2nid(group) != EC_curve_nist2nid(classical[c].group)) {
+        EVP_PKEY_free(key);
+        return NULL;
+    }
+    return key;
 }

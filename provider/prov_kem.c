@@ -54,7 +54,7 @@ static int kem_decapsulate_init(void *vctx, void *vkey, const OSSL_PARAM params[
 static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsigned char *secret,
                            size_t *secretlen) {
     kem_ctx *ctx = vctx;
-    const kpqc_prov_kem *alg = ctx->key->alg;
+    const kpqc_prov_alg *alg = ctx->key->alg;
     const kpqc_kem *kem = alg->kem;
     size_t cpub = kpqc_classical_pub_len(alg->classical), css = kpqc_classical_secret_len(alg->classical);
     if (out == NULL || secret == NULL) { /* size query */
@@ -94,7 +94,7 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsig
 static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen, const unsigned char *in,
                            size_t inlen) {
     kem_ctx *ctx = vctx;
-    const kpqc_prov_kem *alg = ctx->key->alg;
+    const kpqc_prov_alg *alg = ctx->key->alg;
     const kpqc_kem *kem = alg->kem;
     size_t cpub = kpqc_classical_pub_len(alg->classical), css = kpqc_classical_secret_len(alg->classical);
     if (out == NULL) {

@@ -1,17 +1,23 @@
 /*
- * The provider's list of KEMs and TLS groups, derived from the one table:
- * every KPQC_KEM row is a pure group, every KPQC_HYBRID row a hybrid one.
- * Only KEMs built into libkpqc appear.
+ * The provider's list of algorithms, derived from the one table: KPQC_KEM
+ * rows are pure groups, KPQC_HYBRID rows hybrid ones, KPQC_SIG rows pure
+ * signatures and KPQC_COMPOSITE rows composite ones.  Only algorithms whose
+ * family is built into libkpqc appear.  OIDs and code points can be
+ * replaced at load time (openssl.cnf), so the list owns its strings.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/crypto.h>
 
 #include "kpqcprovider.h"
 
 typedef struct {
-    const char *name, *kem_id, *aliases, *oid;
+    const char *name, *pq_id, *aliases, *oid, *digest;
+    kpqc_prov_kind kind;
     kpqc_classical classical;
-    unsigned group_id;
+    unsigned codepoint;
 } row;
 
 #define CLASSICAL_x25519 KPQC_X25519
@@ -21,59 +27,96 @@ typedef struct {
 #define CLASSICAL_p521 KPQC_P521
 
 static const row rows[] = {
-#define KPQC_KEM(fam, id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al) {#id, #id, al, oid, KPQC_CLASSICAL_NONE, cp},
-#define KPQC_HYBRID(name, kem, classical, cp, al) {#name, #kem, al, NULL, CLASSICAL_##classical, cp},
+#define KPQC_KEM(fam, id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al) \
+    {#id, #id, al, oid, NULL, KPQC_PROV_KEM, KPQC_CLASSICAL_NONE, cp},
+#define KPQC_HYBRID(name, kem, classical, cp, al) \
+    {#name, #kem, al, NULL, NULL, KPQC_PROV_KEM, CLASSICAL_##classical, cp},
+#define KPQC_SIG(fam, id, disp, kat, lvl, pk, sk, sig, oid, cp, al) \
+    {#id, #id, al, oid, NULL, KPQC_PROV_SIG, KPQC_CLASSICAL_NONE, cp},
+#define KPQC_COMPOSITE(name, sig, curve, digest, oid, cp, al) \
+    {#name, #sig, al, oid, digest, KPQC_PROV_SIG, CLASSICAL_##curve, cp},
 #include "algorithms.def"
 };
+#define ROWS (sizeof rows / sizeof rows[0])
 
-static kpqc_prov_kem *list;
+static kpqc_prov_alg list[ROWS];
 static size_t list_len;
 
 /* "name:alias1:alias2[:oid]" as OpenSSL's name lists are written. */
-static char *name_list(const row *r) {
-    size_t len = strlen(r->name) + strlen(r->aliases) + (r->oid ? strlen(r->oid) : 0) + 3;
+static char *name_list(const char *name, const char *aliases, const char *oid) {
+    size_t len = strlen(name) + strlen(aliases) + (oid ? strlen(oid) : 0) + 3;
     char *s = malloc(len);
     if (s == NULL) return NULL;
-    strcpy(s, r->name);
-    if (r->aliases[0] != '\0') {
-        strcat(s, ":");
-        strcat(s, r->aliases);
-    }
-    if (r->oid != NULL) {
-        strcat(s, ":");
-        strcat(s, r->oid);
-    }
+    snprintf(s, len, "%s%s%s%s%s", name, aliases[0] ? ":" : "", aliases, oid ? ":" : "", oid ? oid : "");
     for (char *p = s; *p; p++)
         if (*p == ',') *p = ':';
     return s;
 }
 
-int kpqc_prov_algorithms_init(void) {
-    list = calloc(sizeof rows / sizeof rows[0], sizeof *list);
-    if (list == NULL) return 0;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const kpqc_kem *kem = kpqc_kem_by_name(rows[i].kem_id);
-        if (kem == NULL) continue; /* family not built in */
-        kpqc_prov_kem *k = &list[list_len];
-        k->name = rows[i].name;
-        k->aliases = rows[i].aliases;
-        k->names = name_list(&rows[i]);
-        if (k->names == NULL) return 0;
-        k->kem = kem;
-        k->classical = rows[i].classical;
-        k->group_id = rows[i].group_id;
-        k->secbits = kem->nist_level == 1 ? 128 : kem->nist_level == 3 ? 192 : 256;
+static const char *lookup(const char *(*override)(void *, const char *), void *arg, const char *name,
+                          const char *what) {
+    char key[96];
+    if (override == NULL) return NULL;
+    snprintf(key, sizeof key, "%s.%s", name, what);
+    return override(arg, key);
+}
+
+int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key), void *arg) {
+    list_len = 0;
+    for (size_t i = 0; i < ROWS; i++) {
+        const row *r = &rows[i];
+        kpqc_prov_alg *a = &list[list_len];
+        memset(a, 0, sizeof *a);
+        a->kind = r->kind;
+        if (r->kind == KPQC_PROV_KEM) {
+            if ((a->kem = kpqc_kem_by_name(r->pq_id)) == NULL) continue; /* family not built in */
+            a->pq_pk_len = a->kem->pk_len, a->pq_sk_len = a->kem->sk_len;
+            a->display = a->kem->display;
+            a->secbits = a->kem->nist_level == 1 ? 128 : a->kem->nist_level == 3 ? 192 : 256;
+        } else {
+            if ((a->sig = kpqc_sig_by_name(r->pq_id)) == NULL) continue;
+            a->pq_pk_len = a->sig->pk_len, a->pq_sk_len = a->sig->sk_len;
+            a->display = a->sig->display;
+            a->secbits = a->sig->nist_level <= 2 ? 128 : a->sig->nist_level == 3 ? 192 : 256;
+        }
+        a->name = r->name;
+        a->aliases = r->aliases;
+        a->classical = r->classical;
+        a->digest = r->digest;
+        a->codepoint = r->codepoint;
+        const char *cp = lookup(override, arg, r->name, "codepoint");
+        if (cp != NULL) {
+            char *end;
+            unsigned long v = strtoul(cp, &end, 0);
+            if (*cp == '\0' || *end != '\0' || v == 0 || v > 0xFFFF) return 0;
+            a->codepoint = (unsigned)v;
+        }
+        const char *oid = lookup(override, arg, r->name, "oid");
+        if (oid == NULL) oid = r->oid;
+        if (oid != NULL) {
+            unsigned char der[64];
+            size_t der_len = sizeof der;
+            if (!kpqc_der_oid(oid, der, &der_len) || (a->oid = OPENSSL_strdup(oid)) == NULL) return 0;
+        }
+        if ((a->names = name_list(a->name, a->aliases, a->oid)) == NULL) return 0;
         list_len++;
     }
     return 1;
 }
 
 void kpqc_prov_algorithms_free(void) {
-    for (size_t i = 0; i < list_len; i++) free((char *)list[i].names);
-    free(list);
-    list = NULL;
+    for (size_t i = 0; i < list_len; i++) {
+        free(list[i].names);
+        OPENSSL_free(list[i].oid);
+    }
     list_len = 0;
 }
 
-size_t kpqc_prov_kem_count(void) { return list_len; }
-const kpqc_prov_kem *kpqc_prov_kem_at(size_t i) { return i < list_len ? &list[i] : NULL; }
+size_t kpqc_prov_alg_count(void) { return list_len; }
+const kpqc_prov_alg *kpqc_prov_alg_at(size_t i) { return i < list_len ? &list[i] : NULL; }
+
+const kpqc_prov_alg *kpqc_prov_alg_by_name(const char *name) {
+    for (size_t i = 0; i < list_len; i++)
+        if (strcmp(list[i].name, name) == 0) return &list[i];
+    return NULL;
+}

@@ -1,0 +1,231 @@
+/*
+ * Encoders (key -> SubjectPublicKeyInfo / PrivateKeyInfo in DER or PEM,
+ * and text) and decoders (DER SubjectPublicKeyInfo / PrivateKeyInfo ->
+ * key) for every algorithm that has an OID.  PEM input reaches the DER
+ * decoders through libcrypto's own PEM-to-DER decoder.  The dispatch
+ * tables are shared by all algorithms: encoders get the key (which knows
+ * its algorithm), decoders recognise the algorithm by the OID.
+ */
+#include <string.h>
+
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/core_names.h>
+#include <openssl/core_object.h>
+#include <openssl/params.h>
+#include <openssl/pem.h>
+
+#include "kpqcprovider.h"
+
+/* Encoded keys are a few kilobytes; anything far larger is not ours. */
+#define MAX_INPUT (1 << 20)
+
+enum structure { SPKI, PKCS8, TEXT };
+enum format { DER, PEM };
+
+static void *codec_newctx(void *provctx) { return provctx; }
+static void codec_freectx(void *ctx) { (void)ctx; }
+
+/* ------------------------------------------------------- encoding */
+
+static int write_all(BIO *out, const unsigned char *buf, size_t len) {
+    size_t done = 0;
+    return BIO_write_ex(out, buf, len, &done) == 1 && done == len;
+}
+
+static int encode_der_or_pem(kpqc_prov_ctx *provctx, BIO *out, const kpqc_key *key, enum structure s,
+                             enum format f) {
+    const kpqc_prov_alg *alg = key->alg;
+    unsigned char *body = NULL, *der = NULL;
+    size_t body_len = 0, der_len = 0;
+    int ok = 0;
+    if (s == SPKI) {
+        body_len = kpqc_key_pub_len(alg);
+        if ((body = OPENSSL_secure_malloc(body_len)) == NULL || !kpqc_key_encode_pub(key, body)) goto done;
+        ok = kpqc_der_spki(alg, body, body_len, &der, &der_len);
+    } else {
+        ok = kpqc_key_encode_priv(key, &body, &body_len) && kpqc_der_pkcs8(alg, body, body_len, &der, &der_len);
+    }
+    if (!ok) {
+        kpqc_prov_raise(provctx, KPQC_R_MISSING_KEY, "%s: no %s key to encode", alg->name,
+                        s == SPKI ? "public" : "private");
+        goto done;
+    }
+    ok = f == DER ? write_all(out, der, der_len)
+                  : PEM_write_bio(out, s == SPKI ? PEM_STRING_PUBLIC : PEM_STRING_PKCS8INF, "", der,
+                                  (long)der_len) > 0;
+done:
+    OPENSSL_secure_clear_free(body, body_len);
+    OPENSSL_secure_clear_free(der, der_len);
+    return ok;
+}
+
+static int print_hex(BIO *out, const char *label, const unsigned char *buf, size_t len) {
+    return BIO_printf(out, "%s:\n", label) > 0 && ASN1_buf_print(out, buf, len, 4);
+}
+
+/* As `openssl pkey -text` prints other keys: a title, then hex dumps. */
+static int encode_text(BIO *out, const kpqc_key *key, int selection) {
+    const kpqc_prov_alg *alg = key->alg;
+    int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && key->sk != NULL;
+    int ok = BIO_printf(out, "%s %s-Key:\n", alg->name, priv ? "Private" : "Public") > 0;
+    if (ok && priv) ok = print_hex(out, "priv", key->sk, alg->pq_sk_len);
+    if (ok && key->pk != NULL) ok = print_hex(out, "pub", key->pk, alg->pq_pk_len);
+    if (ok && key->classical != NULL) {
+        ok = BIO_printf(out, "%s part:\n", alg->kind == KPQC_PROV_SIG ? "ECDSA" : "classical") > 0 &&
+             (priv ? EVP_PKEY_print_private(out, key->classical, 4, NULL)
+                   : EVP_PKEY_print_public(out, key->classical, 4, NULL)) > 0;
+    }
+    return ok;
+}
+
+static int encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj, enum structure s, enum format f, int selection) {
+    kpqc_prov_ctx *provctx = vctx;
+    const kpqc_key *key = obj;
+    if (key == NULL) return 0; /* keys of other providers are exported to ours first */
+    BIO *out = BIO_new_from_core_bio(provctx->libctx, cout);
+    if (out == NULL) return 0;
+    int ok = s == TEXT ? encode_text(out, key, selection) : encode_der_or_pem(provctx, out, key, s, f);
+    BIO_free(out);
+    return ok;
+}
+
+/* Which selections a structure can serve, checked from the most demanding
+ * part down as libcrypto's own codecs do (0 means "anything"). */
+static int spki_selection(void *ctx, int selection) {
+    (void)ctx;
+    if (selection == 0) return 1;
+    return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0;
+}
+static int pkcs8_selection(void *ctx, int selection) {
+    (void)ctx;
+    return selection == 0 || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0;
+}
+static int text_selection(void *ctx, int selection) {
+    (void)ctx;
+    return selection == 0 || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0;
+}
+
+#define ENCODER(fn, s, f, selection_fn)                                                                     \
+    static int fn(void *ctx, OSSL_CORE_BIO *out, const void *obj, const OSSL_PARAM abstract[], int selection, \
+                  OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {                                               \
+        (void)abstract, (void)cb, (void)cbarg;                                                               \
+        return encode(ctx, out, obj, s, f, selection);                                                       \
+    }                                                                                                        \
+    static const OSSL_DISPATCH fn##_dispatch[] = {                                                           \
+        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))codec_newctx},                                            \
+        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))codec_freectx},                                          \
+        {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))selection_fn},                                    \
+        {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))fn},                                                      \
+        OSSL_DISPATCH_END};
+ENCODER(encode_spki_der, SPKI, DER, spki_selection)
+ENCODER(encode_spki_pem, SPKI, PEM, spki_selection)
+ENCODER(encode_pkcs8_der, PKCS8, DER, pkcs8_selection)
+ENCODER(encode_pkcs8_pem, PKCS8, PEM, pkcs8_selection)
+ENCODER(encode_key_text, TEXT, DER, text_selection)
+
+#define PROPS "provider=kpqcprovider,"
+const kpqc_prov_codec kpqc_prov_encoders[] = {
+    {PROPS "output=der,structure=SubjectPublicKeyInfo", encode_spki_der_dispatch, 0},
+    {PROPS "output=pem,structure=SubjectPublicKeyInfo", encode_spki_pem_dispatch, 0},
+    {PROPS "output=der,structure=PrivateKeyInfo", encode_pkcs8_der_dispatch, 1},
+    {PROPS "output=pem,structure=PrivateKeyInfo", encode_pkcs8_pem_dispatch, 1},
+    {PROPS "output=text", encode_key_text_dispatch, 0},
+};
+const size_t kpqc_prov_encoder_count = sizeof kpqc_prov_encoders / sizeof kpqc_prov_encoders[0];
+
+/* ------------------------------------------------------- decoding */
+
+static unsigned char *read_all(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, size_t *len) {
+    BIO *in = BIO_new_from_core_bio(provctx->libctx, cin);
+    unsigned char *buf = NULL;
+    size_t cap = 0;
+    *len = 0;
+    if (in == NULL) return NULL;
+    for (;;) {
+        size_t got = 0;
+        if (*len == cap) {
+            unsigned char *p = cap < MAX_INPUT ? OPENSSL_realloc(buf, cap = cap ? 2 * cap : 4096) : NULL;
+            if (p == NULL) {
+                OPENSSL_free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = p;
+        }
+        if (BIO_read_ex(in, buf + *len, cap - *len, &got) != 1 || got == 0) break;
+        *len += got;
+    }
+    BIO_free(in);
+    return buf;
+}
+
+/* The algorithm whose OID heads this structure, and the key bytes in it. */
+static const kpqc_prov_alg *identify(enum structure s, const unsigned char *der, size_t len,
+                                     const unsigned char **body, size_t *body_len) {
+    for (size_t i = 0; i < kpqc_prov_alg_count(); i++) {
+        const kpqc_prov_alg *alg = kpqc_prov_alg_at(i);
+        if (alg->oid == NULL) continue;
+        if (s == SPKI ? kpqc_der_parse_spki(alg, der, len, body, body_len)
+                      : kpqc_der_parse_pkcs8(alg, der, len, body, body_len))
+            return alg;
+    }
+    return NULL;
+}
+
+static int decode(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, enum structure s, int selection,
+                  OSSL_CALLBACK *data_cb, void *data_cbarg) {
+    size_t len = 0, body_len = 0;
+    const unsigned char *body = NULL;
+    unsigned char *der = read_all(provctx, cin, &len);
+    const kpqc_prov_alg *alg = der != NULL ? identify(s, der, len, &body, &body_len) : NULL;
+    kpqc_key *key = NULL;
+    int ok = 1; /* "not ours" lets the next decoder try */
+    (void)selection;
+    if (alg != NULL) {
+        key = kpqc_key_new(provctx, alg);
+        if (key != NULL && (s == SPKI ? kpqc_key_decode_pub(key, body, body_len)
+                                      : kpqc_key_decode_priv(key, body, body_len))) {
+            int object_type = OSSL_OBJECT_PKEY;
+            OSSL_PARAM params[] = {
+                OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &object_type),
+                OSSL_PARAM_construct_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE, (char *)alg->name, 0),
+                OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &key, sizeof key),
+                OSSL_PARAM_construct_end()};
+            ok = data_cb(params, data_cbarg); /* the keymgmt's load takes the key */
+                }
+    }
+    kpqc_key_free(key); /* NULL if loaded */
+    OPENSSL_clear_free(der, len);
+    return ok;
+}
+
+static int decoder_export_object(void *vctx, const void *reference, size_t reference_sz, OSSL_CALLBACK *export_cb,
+                                 void *export_cbarg) {
+    (void)vctx;
+    if (reference_sz != sizeof(kpqc_key *)) return 0;
+    kpqc_key *key = *(kpqc_key *const *)reference;
+    return key != NULL && kpqc_key_export(key, OSSL_KEYMGMT_SELECT_ALL, export_cb, export_cbarg);
+}
+
+#define DECODER(fn, s, selection_fn)                                                                          \
+    static int fn(void *ctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *data_cb, void *data_cbarg,        \
+                  OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg) {                                           \
+        (void)pw_cb, (void)pw_cbarg;                                                                           \
+        return decode(ctx, in, s, selection, data_cb, data_cbarg);                                             \
+    }                                                                                                          \
+    static const OSSL_DISPATCH fn##_dispatch[] = {                                                             \
+        {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))codec_newctx},                                              \
+        {OSSL_FUNC_DECODER_FREECTX, (void (*)(void))codec_freectx},                                            \
+        {OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))selection_fn},                                      \
+        {OSSL_FUNC_DECODER_DECODE, (void (*)(void))fn},                                                        \
+        {OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))decoder_export_object},                              \
+        OSSL_DISPATCH_END};
+DECODER(decode_spki, SPKI, spki_selection)
+DECODER(decode_pkcs8, PKCS8, pkcs8_selection)
+
+const kpqc_prov_codec kpqc_prov_decoders[] = {
+    {PROPS "input=der,structure=SubjectPublicKeyInfo", decode_spki_dispatch, 0},
+    {PROPS "input=der,structure=PrivateKeyInfo", decode_pkcs8_dispatch, 1},
+};
+const size_t kpqc_prov_decoder_count = sizeof kpqc_prov_decoders / sizeof kpqc_prov_decoders[0];

@@ -1,0 +1,157 @@
+/*
+ * The two DER structures keys travel in, written and read here with strict
+ * DER rules (definite minimal lengths, nothing trailing):
+ *
+ *   SubjectPublicKeyInfo ::= SEQUENCE { SEQUENCE { OID }, BIT STRING pub }
+ *   PrivateKeyInfo       ::= SEQUENCE { INTEGER 0, SEQUENCE { OID }, OCTET STRING priv }
+ *
+ * The AlgorithmIdentifier has no parameters, as for Ed25519 and ML-DSA.
+ * Kept outside libcrypto's X509_PUBKEY/PKCS8 code on purpose: those call
+ * back into the decoders, and this parser is small enough to fuzz whole.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "kpqcprovider.h"
+
+enum { TAG_INTEGER = 0x02, TAG_BIT_STRING = 0x03, TAG_OCTET_STRING = 0x04, TAG_OID = 0x06, TAG_SEQUENCE = 0x30 };
+
+int kpqc_der_oid(const char *dotted, unsigned char *out, size_t *len) {
+    unsigned long arcs[32];
+    size_t n = 0, pos = 0;
+    const char *p = dotted;
+    while (*p != '\0') {
+        char *end;
+        if (*p < '0' || *p > '9' || n == 32) return 0;
+        arcs[n++] = strtoul(p, &end, 10);
+        if (*end == '.' && end[1] != '\0') end++;
+        else if (*end != '\0') return 0;
+        p = end;
+    }
+    if (n < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) return 0;
+    arcs[1] += 40 * arcs[0];
+    for (size_t i = 1; i < n; i++) {
+        unsigned char tmp[10];
+        size_t k = 0;
+        unsigned long v = arcs[i];
+        do tmp[k++] = v & 0x7F; while ((v >>= 7) != 0);
+        if (pos + k > *len) return 0;
+        while (k > 0) {
+            k--;
+            out[pos++] = (unsigned char)(tmp[k] | (k != 0 ? 0x80 : 0));
+        }
+    }
+    *len = pos;
+    return 1;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static size_t len_size(size_t len) { return len < 0x80 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : 4; }
+static size_t tlv_size(size_t len) { return 1 + len_size(len) + len; }
+
+static unsigned char *put_header(unsigned char *p, unsigned tag, size_t len) {
+    *p++ = (unsigned char)tag;
+    size_t n = len_size(len) - 1;
+    if (n == 0) {
+        *p++ = (unsigned char)len;
+    } else {
+        *p++ = (unsigned char)(0x80 | n);
+        while (n-- > 0) *p++ = (unsigned char)(len >> (8 * n));
+    }
+    return p;
+}
+
+/* SEQUENCE { [INTEGER 0,] SEQUENCE { OID }, <tag> [00] key } */
+static int write_key_info(const kpqc_prov_alg *alg, int pkcs8, const unsigned char *key, size_t key_len,
+                          unsigned char **out, size_t *out_len) {
+    unsigned char oid[64];
+    size_t oid_len = sizeof oid;
+    if (alg->oid == NULL || !kpqc_der_oid(alg->oid, oid, &oid_len)) return 0;
+    size_t algid = tlv_size(oid_len);
+    size_t body = pkcs8 ? key_len : key_len + 1; /* BIT STRING: unused-bits byte */
+    size_t inner = (pkcs8 ? 3 : 0) + tlv_size(algid) + tlv_size(body);
+    size_t total = tlv_size(inner);
+    unsigned char *buf = OPENSSL_secure_malloc(total), *p = buf;
+    if (buf == NULL) return 0;
+    p = put_header(p, TAG_SEQUENCE, inner);
+    if (pkcs8) *p++ = TAG_INTEGER, *p++ = 1, *p++ = 0;
+    p = put_header(p, TAG_SEQUENCE, algid);
+    p = put_header(p, TAG_OID, oid_len);
+    memcpy(p, oid, oid_len), p += oid_len;
+    p = put_header(p, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, body);
+    if (!pkcs8) *p++ = 0;
+    memcpy(p, key, key_len);
+    *out = buf;
+    *out_len = total;
+    return 1;
+}
+
+int kpqc_der_spki(const kpqc_prov_alg *alg, const unsigned char *pub, size_t pub_len, unsigned char **out,
+                  size_t *out_len) {
+    return write_key_info(alg, 0, pub, pub_len, out, out_len);
+}
+
+int kpqc_der_pkcs8(const kpqc_prov_alg *alg, const unsigned char *priv, size_t priv_len, unsigned char **out,
+                   size_t *out_len) {
+    return write_key_info(alg, 1, priv, priv_len, out, out_len);
+}
+
+/* ------------------------------------------------------------ reading */
+
+typedef struct {
+    const unsigned char *p, *end;
+} cursor;
+
+/* Reads one TLV with tag `tag`; its contents become `inner`. */
+static int get_tlv(cursor *c, unsigned tag, cursor *inner) {
+    if (c->end - c->p < 2 || c->p[0] != tag) return 0;
+    const unsigned char *p = c->p + 1;
+    size_t len = *p++;
+    if (len & 0x80) {
+        size_t n = len & 0x7F;
+        if (n == 0 || n > 3 || (size_t)(c->end - p) < n || p[0] == 0) return 0; /* minimal, definite */
+        len = 0;
+        while (n-- > 0) len = (len << 8) | *p++;
+        if (len < 0x80) return 0;
+    }
+    if ((size_t)(c->end - p) < len) return 0;
+    inner->p = p;
+    inner->end = p + len;
+    c->p = p + len;
+    return 1;
+}
+
+static int get_algid(cursor *c, const kpqc_prov_alg *alg) {
+    cursor algid, oid;
+    unsigned char want[64];
+    size_t want_len = sizeof want;
+    if (alg->oid == NULL || !kpqc_der_oid(alg->oid, want, &want_len)) return 0;
+    if (!get_tlv(c, TAG_SEQUENCE, &algid) || !get_tlv(&algid, TAG_OID, &oid) || algid.p != algid.end) return 0;
+    return (size_t)(oid.end - oid.p) == want_len && memcmp(oid.p, want, want_len) == 0;
+}
+
+int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
+                        const unsigned char **pub, size_t *pub_len) {
+    cursor all = {in, in + len}, seq, bits;
+    if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end || !get_algid(&seq, alg) ||
+        !get_tlv(&seq, TAG_BIT_STRING, &bits) || seq.p != seq.end || bits.p == bits.end || bits.p[0] != 0)
+        return 0;
+    *pub = bits.p + 1;
+    *pub_len = (size_t)(bits.end - bits.p) - 1;
+    return 1;
+}
+
+int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
+                         const unsigned char **priv, size_t *priv_len) {
+    cursor all = {in, in + len}, seq, version, key;
+    if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end || !get_tlv(&seq, TAG_INTEGER, &version) ||
+        version.end - version.p != 1 || version.p[0] != 0 || !get_algid(&seq, alg) ||
+        !get_tlv(&seq, TAG_OCTET_STRING, &key) || seq.p != seq.end)
+        return 0;
+    *priv = key.p;
+    *priv_len = (size_t)(key.end - key.p);
+    return 1;
+}
