@@ -17,10 +17,10 @@ OPENSSL_CONF).  mosquitto.conf sets `tls_version tlsv1.3`, `ciphers_tls1.3`,
 setting for groups, so the broker's accepted groups are the `Groups =` line
 of its own generated openssl.cnf (system_default section).  Clients:
 bench/src/kpqc-mqtt.c (MQTT 3.1.1 over the same OpenSSL, one group per
-connection, per-phase timing); Debian's mosquitto_pub/mosquitto_sub work
-the same way as the broker (their own openssl.cnf with the group to offer),
-see tests/integration/test_mqtt.py.  Python's ssl module (paho-mqtt) is
-built against the system's OpenSSL 3.0 and is not used.
+connection, per-phase timing).  Debian's mosquitto_pub/mosquitto_sub and
+paho-mqtt (CPython's ssl links libssl.so.3 too) work the same way as the
+broker, each with its own openssl.cnf naming the group to offer; see
+tests/integration/test_mqtt.py.
 
 Every client certificate is of the listener's algorithm and issued by its
 CA.  Also checked on every listener: an unknown group, no client

@@ -1,10 +1,10 @@
 """Mosquitto on the private OpenSSL 3.5 with kpqcprovider: mutual TLS 1.3
-with KpqC key exchange, real MQTT clients (mosquitto_pub/mosquitto_sub and
-kpqc-mqtt), a client from the wrong CA refused, the broker alive after.
+with KpqC key exchange, real MQTT clients (mosquitto_pub/mosquitto_sub,
+paho-mqtt and kpqc-mqtt), a client from the wrong CA refused, the broker alive after.
 
 The broker accepts KpqC groups only, so every connection that works went
 through a KpqC key exchange; clients offer x25519_smaugt1 through their own
-openssl.cnf (Mosquitto's programs have no option for groups)."""
+openssl.cnf (neither Mosquitto's programs nor paho-mqtt have an option for groups)."""
 import pathlib
 import subprocess
 import sys
@@ -91,6 +91,40 @@ def test_publish_reaches_subscriber(lab, mqtt, alg):
             sub.wait()
     assert sub.returncode == 0, err
     assert out.strip() == message
+
+
+PAHO_PUBLISH = """
+import ssl, sys
+import paho.mqtt.client as mqtt
+port, ca, cert, key, topic, message = sys.argv[1:]
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+c.tls_set(ca_certs=ca, certfile=cert, keyfile=key, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+c.connect("localhost", int(port), keepalive=10)
+c.loop_start()
+info = c.publish(topic, message, qos=1, retain=True)
+info.wait_for_publish(timeout=15)
+print(ssl.OPENSSL_VERSION, c.socket().version(), info.is_published())
+c.disconnect()
+c.loop_stop()
+"""
+
+
+def test_paho_mqtt_client(lab, mqtt):
+    """Python's paho-mqtt: CPython's ssl is linked against libssl.so.3, so
+    kpqc-env puts it on OpenSSL 3.5 with the provider too."""
+    pytest.importorskip("paho.mqtt.client")
+    name, files = next(iter(mqtt["listeners"].items()))
+    port = mqtt["broker"].ports[name]
+    topic, message = f"kpqc/test/paho/{uuid.uuid4().hex}", "hello from paho-mqtt"
+    r = subprocess.run([str(lab.build / "kpqc-env"), sys.executable, "-c", PAHO_PUBLISH, str(port),
+                        str(files["ca"][0]), str(files["client"][0]), str(files["client"][1]), topic, message],
+                       env=env_for(mqtt["client_cnf"]), capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    assert "OpenSSL 3.5" in r.stdout and "TLSv1.3 True" in r.stdout, r.stdout
+    argv, env = _mosquitto(lab, "mosquitto_sub", mqtt["client_cnf"], port, files, files["client"],
+                           "-t", topic, "-C", "1", "-W", "10")
+    sub = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert sub.stdout.strip() == message, sub.stderr
 
 
 def test_client_offering_only_classical_groups_is_refused(lab, mqtt):
