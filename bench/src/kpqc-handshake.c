@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -201,12 +202,15 @@ static int inproc(tls_pair *t, const char *group, size_t count) {
         if (!cdone || !sdone) die("handshake did not complete");
         if (SSL_get_verify_result(c) != X509_V_OK) die("certificate did not verify");
         const char *negotiated = SSL_group_to_name(c, SSL_get_negotiated_group(c));
+        const char *peer_sig = NULL;
+        if (!SSL_get0_peer_signature_name(c, &peer_sig)) peer_sig = NULL;
         /* CH | SH..Fin | Fin; a HelloRetryRequest adds a round: CH | HRR | CH2 | ... */
         int hrr = nflights > 3;
         if (n >= 2) { /* two warm-up handshakes */
             size_t total = 0;
-            printf("{\"mode\":\"inproc\",\"group\":\"%s\",\"negotiated\":\"%s\",\"ns\":%llu,\"flights\":[", group,
-                   negotiated ? negotiated : "?", (unsigned long long)(t1 - t0));
+            printf("{\"mode\":\"inproc\",\"group\":\"%s\",\"negotiated\":\"%s\",\"peer_sig\":\"%s\",\"ns\":%llu,"
+                   "\"flights\":[",
+                   group, negotiated ? negotiated : "?", peer_sig ? peer_sig : "?", (unsigned long long)(t1 - t0));
             for (size_t i = 0; i < nflights; i++) {
                 printf("%s%zu", i ? "," : "", flights[i]);
                 total += flights[i];
@@ -444,6 +448,7 @@ static int link_mode(tls_pair *t, const char *group, size_t count) {
     pid_t server = fork();
     if (server < 0) die("fork");
     if (server == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the client */
         serve(t, lfd, count + warmup, 1);
         _exit(0);
     }
