@@ -225,7 +225,10 @@ def report(lab, broker, listeners, unavailable, groups, results, rejects, iterat
                 md_table(["port", "signature", "status", "CA", "server", "client"], lrows))
     lab.section("Refused configurations (the broker must refuse each and keep serving)",
                 md_table(["listener", "configuration", "outcome", "client's reason", "broker's log",
-                          "serves a good client after"], rejects))
+                          "serves a good client after"], rejects) +
+                "\n\nThe broker checks a client certificate as soon as it arrives; with large certificates "
+                "(AIMer) the client may still be sending when the broker refuses and closes, and the alert is "
+                "lost with the reset connection. The broker's log then gives the reason.")
     failed = [[n, g, r[0]["errors"]] for (n, g), r in results.items() if r[0]["errors"]]
     if failed:
         lab.section("Failed connections", md_table(["listener", "key exchange", "errors"], failed))

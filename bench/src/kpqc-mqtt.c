@@ -71,6 +71,8 @@ static void set_reason_ssl(const char *what, SSL *ssl) {
     long verify = ssl != NULL ? SSL_get_verify_result(ssl) : X509_V_OK;
     if (verify != X509_V_OK)
         set_reason("%s: %s (%s)", what, e ? err_text(e) : "verification failed", X509_verify_cert_error_string(verify));
+    else if (e != 0 && ERR_GET_LIB(e) == ERR_LIB_SYS)
+        set_reason("%s: connection closed by the broker (%s)", what, strerror(ERR_GET_REASON(e)));
     else if (e != 0)
         set_reason("%s: %s", what, err_text(e));
     else if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -108,6 +110,17 @@ static size_t put_string(unsigned char *p, const char *s) {
     return n + 2;
 }
 
+/* A broker that refused the client certificate has sent an alert and
+ * closed: a write then fails on the reset socket, but the alert, still
+ * buffered, says why. */
+static void read_pending_alert(SSL *ssl, const char *what) {
+    unsigned char byte;
+    ERR_clear_error();
+    errno = 0;
+    SSL_read(ssl, &byte, 1);
+    set_reason_ssl(what, ssl);
+}
+
 /* A packet: fixed header byte, remaining length, body. */
 static int send_packet(SSL *ssl, unsigned char type, const unsigned char *body, size_t len) {
     unsigned char *buf = malloc(len + 5);
@@ -117,16 +130,7 @@ static int send_packet(SSL *ssl, unsigned char type, const unsigned char *body, 
     memcpy(buf + h, body, len);
     int ok = SSL_write(ssl, buf, (int)(h + len)) == (int)(h + len);
     free(buf);
-    if (!ok) {
-        /* A broker that refused the client certificate has sent an alert
-         * and closed: the write fails on the reset socket, and the alert,
-         * still buffered, says why. */
-        unsigned char byte;
-        ERR_clear_error();
-        errno = 0;
-        SSL_read(ssl, &byte, 1);
-        set_reason_ssl("write", ssl);
-    }
+    if (!ok) read_pending_alert(ssl, "write");
     return ok;
 }
 
@@ -283,7 +287,10 @@ static int one_connection(SSL_CTX *ctx, const options *o, unsigned long i, measu
     m->phase = "tls";
     errno = 0;
     if (SSL_connect(ssl) != 1) {
-        set_reason_ssl("tls", ssl);
+        /* A broker that verifies the client certificate as soon as it
+         * arrives may refuse it while the rest of our flight is in transit. */
+        if (ERR_GET_LIB(ERR_peek_error()) == ERR_LIB_SYS || ERR_peek_error() == 0) read_pending_alert(ssl, "tls");
+        else set_reason_ssl("tls", ssl);
         goto done;
     }
     uint64_t t2 = bench_ns();
