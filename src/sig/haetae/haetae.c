@@ -1,0 +1,442 @@
+/*
+ * HAETAE key generation, signing and verification (specification v1.2.0).
+ *
+ * Keys: A = (a - 2b | 2 A0) with b = A0 s1 + s2 + a (rounded by one bit in
+ * modes 2 and 3; mode 5 stores NTT(-2b) and uses no vector a).  Signing
+ * draws y uniformly from a hyperball, hashes the high bits of A y mod 2q
+ * into a binary challenge c, sets z = y +- c s and accepts with the
+ * bimodal rejection test; the signature is c, the low bits of round(z1)
+ * in the clear, and its high bits and the hint for z2 entropy-coded.
+ *
+ * Messages are bound as mu = SHAKE256(pk || ctxlen || ctx || m); signing is
+ * hedged: seed = SHAKE256(key || rnd || mu) with 32 fresh bytes rnd.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "haetae.h"
+#include "internal.h"
+
+#define MMAX (HAETAE_LMAX - 1)
+#define ROWS (HAETAE_LMAX + HAETAE_KMAX)
+#define MONT_SQ 4214 /* 2^64 mod q */
+
+/* ---------- public matrix ---------- */
+
+/* A in the NTT domain: k rows of l polynomials, A[i][0] from the public
+ * key, A[i][1..m] = 2 A0. */
+static void expand_public(const struct haetae_params *p, hpoly A[HAETAE_KMAX][HAETAE_LMAX],
+                          const uint8_t *pk) {
+    const uint8_t *rho = pk;
+    const unsigned m = p->l - 1;
+    for (unsigned i = 0; i < p->k; i++) {
+        for (unsigned j = 0; j < m; j++) {
+            haetae_poly_uniform(&A[i][j + 1], rho, (uint16_t)((i << 8) + j));
+            for (unsigned t = 0; t < HAETAE_N; t++) A[i][j + 1].c[t] *= 2;
+        }
+        haetae_unpack_q(p, &A[i][0], pk + HAETAE_SEEDBYTES + i * p->polyq_bytes);
+        if (!p->pk_in_ntt) {
+            /* first column 2 (a - 2 b1) */
+            hpoly a;
+            haetae_poly_uniform(&a, rho, (uint16_t)((p->k << 8) + m + i));
+            for (unsigned t = 0; t < HAETAE_N; t++) A[i][0].c[t] = 2 * (a.c[t] - 2 * A[i][0].c[t]);
+            haetae_ntt(&A[i][0]);
+        }
+    }
+}
+
+/* r_i = INTT(sum_j A[i][j] * xhat_j), coefficients in (-q, q). */
+static void matrix_apply(const struct haetae_params *p, hpoly *r,
+                         const hpoly A[HAETAE_KMAX][HAETAE_LMAX], const hpoly *xhat) {
+    for (unsigned i = 0; i < p->k; i++) {
+        haetae_pointwise(&r[i], &A[i][0], &xhat[0]);
+        for (unsigned j = 1; j < p->l; j++) haetae_pointwise_acc(&r[i], &A[i][j], &xhat[j]);
+        haetae_invntt(&r[i]);
+    }
+}
+
+/* From a value mod q and its parity, the value mod 2q in [0, 2q). */
+static inline int32_t from_crt(int32_t xq, int32_t parity) {
+    return haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
+}
+
+static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pklen,
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *msg, size_t msg_len) {
+    kpqc_keccak st;
+    uint8_t len = (uint8_t)ctx_len;
+    kpqc_shake256_init(&st);
+    kpqc_keccak_absorb(&st, pk, pklen);
+    kpqc_keccak_absorb(&st, &len, 1);
+    kpqc_keccak_absorb(&st, ctx, ctx_len);
+    kpqc_keccak_absorb(&st, msg, msg_len);
+    kpqc_keccak_squeeze(&st, mu, mulen);
+}
+
+/* ---------- key generation ---------- */
+
+static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
+                          const kpqc_rng *rng) {
+    const unsigned k = p->k, m = p->l - 1;
+    struct {
+        hpoly A0[HAETAE_KMAX][MMAX], a[HAETAE_KMAX];
+        hpoly s[MMAX + HAETAE_KMAX], shat[MMAX + HAETAE_KMAX], b[HAETAE_KMAX];
+        uint8_t seed[HAETAE_SEEDBYTES], seedbuf[2 * HAETAE_SEEDBYTES + HAETAE_CRHBYTES];
+    } *w = malloc(sizeof *w);
+    if (w == NULL) return KPQC_ERR_INTERNAL;
+    if (kpqc_randombytes(rng, w->seed, sizeof w->seed) != 0) {
+        kpqc_wipe(w, sizeof *w);
+        free(w);
+        return KPQC_ERR_RNG;
+    }
+    kpqc_shake256(w->seedbuf, sizeof w->seedbuf, w->seed, sizeof w->seed);
+    const uint8_t *rho = w->seedbuf, *sigma = rho + HAETAE_SEEDBYTES, *key = sigma + HAETAE_CRHBYTES;
+    /* rho is public */
+    KPQC_CT_DECLASSIFY(w->seedbuf, HAETAE_SEEDBYTES);
+
+    for (unsigned i = 0; i < k; i++) {
+        for (unsigned j = 0; j < m; j++) haetae_poly_uniform(&w->A0[i][j], rho, (uint16_t)((i << 8) + j));
+        if (!p->pk_in_ntt) haetae_poly_uniform(&w->a[i], rho, (uint16_t)((k << 8) + m + i));
+    }
+
+    hpoly *s1 = w->s, *s2 = w->s + m;
+    for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
+        for (unsigned j = 0; j < m + k; j++) haetae_poly_eta(&w->s[j], sigma, (uint16_t)(counter + j));
+        for (unsigned j = 0; j < m + k; j++) {
+            w->shat[j] = w->s[j];
+            haetae_ntt(&w->shat[j]);
+        }
+        for (unsigned i = 0; i < k; i++) {
+            haetae_pointwise(&w->b[i], &w->A0[i][0], &w->shat[0]);
+            for (unsigned j = 1; j < m; j++) haetae_pointwise_acc(&w->b[i], &w->A0[i][j], &w->shat[j]);
+        }
+        if (!p->pk_in_ntt) {
+            /* b = A0 s1 + s2 + a mod q, then b = 2 b1 + b0 with b0 in
+             * {-1, 0, 1} folded into s2 */
+            for (unsigned i = 0; i < k; i++) {
+                haetae_invntt(&w->b[i]);
+                for (unsigned t = 0; t < HAETAE_N; t++) {
+                    int32_t v = haetae_freeze(w->b[i].c[t] + s2[i].c[t] + w->a[i].c[t]);
+                    int32_t b0 = v & 1;
+                    b0 -= ((v >> 1) & b0) << 1;
+                    w->b[i].c[t] = (v - b0) >> 1;
+                    s2[i].c[t] -= b0;
+                }
+            }
+        } else {
+            /* NTT(-2b) with b = A0 s1 + s2 */
+            for (unsigned i = 0; i < k; i++) {
+                for (unsigned t = 0; t < HAETAE_N; t++) {
+                    int32_t v = haetae_montgomery_reduce((int64_t)w->b[i].c[t] * MONT_SQ);
+                    v = haetae_freeze(v + w->shat[m + i].c[t]);
+                    w->b[i].c[t] = haetae_freeze(-2 * v);
+                }
+            }
+        }
+        int64_t sv = haetae_sk_singular_value(p, w->s, m + k);
+        uint32_t reject = (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
+        KPQC_CT_DECLASSIFY(&reject, sizeof reject);
+        if (!reject) break;
+    }
+    /* the public key is output */
+    KPQC_CT_DECLASSIFY(w->b, sizeof w->b);
+
+    memcpy(pk, rho, HAETAE_SEEDBYTES);
+    for (unsigned i = 0; i < k; i++) haetae_pack_q(p, pk + HAETAE_SEEDBYTES + i * p->polyq_bytes, &w->b[i]);
+    size_t off = haetae_pk_bytes(p);
+    memcpy(sk, pk, off);
+    for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) haetae_pack_eta(sk + off, &s1[j]);
+    for (unsigned i = 0; i < k; i++, off += p->s2_bytes) {
+        if (p->s2_bytes == HAETAE_N / 4)
+            haetae_pack_eta(sk + off, &s2[i]);
+        else
+            haetae_pack_2eta(sk + off, &s2[i]);
+    }
+    memcpy(sk + off, key, HAETAE_SEEDBYTES);
+    kpqc_wipe(w, sizeof *w);
+    free(w);
+    return KPQC_OK;
+}
+
+/* ---------- signature encoding ---------- */
+
+static unsigned h_cut(const struct haetae_params *p) { return (p->rans_h.nsym - 1) / 2; }
+
+/* Returns 0 when the signature fits its fixed size. */
+static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
+                    const hpoly *lb, const hpoly *hb, const hpoly *h) {
+    uint8_t sym_hb[HAETAE_LMAX * HAETAE_N], sym_h[HAETAE_KMAX * HAETAE_N];
+    uint8_t enc_hb[HAETAE_LMAX * HAETAE_N], enc_h[HAETAE_KMAX * HAETAE_N];
+    const unsigned cut = h_cut(p);
+    memset(sig, 0, p->sig_bytes);
+    for (unsigned i = 0; i < HAETAE_N; i++) sig[i / 8] |= (uint8_t)(c->c[i] << (i % 8));
+    uint8_t *q = sig + HAETAE_N / 8;
+    for (unsigned i = 0; i < p->l; i++)
+        for (unsigned j = 0; j < HAETAE_N; j++) *q++ = (uint8_t)lb[i].c[j];
+    for (unsigned i = 0; i < p->l; i++) {
+        for (unsigned j = 0; j < HAETAE_N; j++) {
+            int32_t s = hb[i].c[j] + (int32_t)p->offset_hb_z1;
+            if (s < 0 || s >= (int32_t)p->rans_hb_z1.nsym) return -1;
+            sym_hb[i * HAETAE_N + j] = (uint8_t)s;
+        }
+    }
+    /* hints near 0 keep their value; those near the top are moved down
+     * next to them; anything between has no symbol */
+    for (unsigned i = 0; i < p->k; i++) {
+        for (unsigned j = 0; j < HAETAE_N; j++) {
+            uint32_t v = (uint32_t)h[i].c[j];
+            if (v > cut && v <= cut + p->offset_h) return -1;
+            sym_h[i * HAETAE_N + j] = (uint8_t)(v > cut ? v - p->offset_h : v);
+        }
+    }
+    size_t n_hb = haetae_rans_encode(enc_hb, p->base_enc_hb_z1 + 255, &p->rans_hb_z1, sym_hb,
+                                     p->l * HAETAE_N);
+    size_t n_h = haetae_rans_encode(enc_h, p->base_enc_h + 255, &p->rans_h, sym_h, p->k * HAETAE_N);
+    if (n_hb < p->base_enc_hb_z1 || n_h < p->base_enc_h) return -1;
+    if (HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h > p->sig_bytes) return -1;
+    q[0] = (uint8_t)(n_hb - p->base_enc_hb_z1);
+    q[1] = (uint8_t)(n_h - p->base_enc_h);
+    memcpy(q + 2, enc_hb, n_hb);
+    memcpy(q + 2 + n_hb, enc_h, n_h);
+    return 0;
+}
+
+/* Returns 0 for a well-formed signature: valid codes, zero padding. */
+static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly *h,
+                      const uint8_t *sig) {
+    uint8_t sym[HAETAE_LMAX * HAETAE_N];
+    const unsigned cut = h_cut(p);
+    for (unsigned i = 0; i < HAETAE_N; i++) c->c[i] = (sig[i / 8] >> (i % 8)) & 1;
+    const uint8_t *lb = sig + HAETAE_N / 8;
+    const uint8_t *q = lb + p->l * HAETAE_N;
+    size_t n_hb = q[0] + (size_t)p->base_enc_hb_z1, n_h = q[1] + (size_t)p->base_enc_h;
+    size_t used = HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h;
+    if (used > p->sig_bytes) return -1;
+    if (haetae_rans_decode(sym, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb) != 0) return -1;
+    for (unsigned i = 0; i < p->l; i++)
+        for (unsigned j = 0; j < HAETAE_N; j++)
+            z1[i].c[j] = ((int32_t)sym[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
+                         (int8_t)lb[i * HAETAE_N + j];
+    if (haetae_rans_decode(sym, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h) != 0) return -1;
+    for (unsigned i = 0; i < p->k; i++)
+        for (unsigned j = 0; j < HAETAE_N; j++) {
+            unsigned s = sym[i * HAETAE_N + j];
+            h[i].c[j] = (int32_t)(s > cut ? s + p->offset_h : s);
+        }
+    for (size_t i = used; i < p->sig_bytes; i++)
+        if (sig[i] != 0) return -1;
+    return 0;
+}
+
+/* ---------- signing ---------- */
+
+struct sign_ws {
+    hpoly A[HAETAE_KMAX][HAETAE_LMAX];
+    hpoly shat[MMAX + HAETAE_KMAX];
+    int32_t y[ROWS][HAETAE_N], z[ROWS][HAETAE_N];
+    hpoly rnd[ROWS], Ay[HAETAE_KMAX], hb_Ay[HAETAE_KMAX], cs[ROWS], chat;
+    hpoly c, lb[HAETAE_LMAX], hb[HAETAE_LMAX], h[HAETAE_KMAX];
+    uint8_t hash_in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8];
+    uint8_t mu[HAETAE_CRHBYTES], seed[HAETAE_CRHBYTES], key_rnd[2 * HAETAE_SEEDBYTES];
+};
+
+static inline int32_t fix_round(int32_t v) { return (v + (HAETAE_LN / 2)) >> HAETAE_LNBITS; }
+
+static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_len,
+                       const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                       const uint8_t *sk, const kpqc_rng *rng) {
+    const unsigned k = p->k, l = p->l, m = l - 1, rows = k + l;
+    const size_t pklen = haetae_pk_bytes(p);
+    const uint64_t b0_ln = p->b0sq * HAETAE_LN * HAETAE_LN, b1_ln = p->b1sq * HAETAE_LN * HAETAE_LN;
+    if (ctx_len > 255) return KPQC_ERR_ARGUMENT;
+    struct sign_ws *w = malloc(sizeof *w);
+    if (w == NULL) return KPQC_ERR_INTERNAL;
+    if (kpqc_randombytes(rng, w->key_rnd + HAETAE_SEEDBYTES, HAETAE_SEEDBYTES) != 0) {
+        free(w);
+        return KPQC_ERR_RNG;
+    }
+
+    /* secret key: pk || s1 || s2 || key */
+    expand_public(p, w->A, sk);
+    size_t off = pklen;
+    for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) haetae_unpack_eta(&w->shat[j], sk + off);
+    for (unsigned i = 0; i < k; i++, off += p->s2_bytes) {
+        if (p->s2_bytes == HAETAE_N / 4)
+            haetae_unpack_eta(&w->shat[m + i], sk + off);
+        else
+            haetae_unpack_2eta(&w->shat[m + i], sk + off);
+    }
+    for (unsigned j = 0; j < m + k; j++) haetae_ntt(&w->shat[j]);
+    memcpy(w->key_rnd, sk + off, HAETAE_SEEDBYTES);
+
+    message_hash(w->mu, HAETAE_CRHBYTES, sk, pklen, ctx, ctx_len, msg, msg_len);
+    {
+        kpqc_keccak st;
+        kpqc_shake256_init(&st);
+        kpqc_keccak_absorb(&st, w->key_rnd, sizeof w->key_rnd);
+        kpqc_keccak_absorb(&st, w->mu, sizeof w->mu);
+        kpqc_keccak_squeeze(&st, w->seed, sizeof w->seed);
+        kpqc_keccak_wipe(&st);
+    }
+
+    uint16_t counter = 0;
+    for (;;) {
+        uint8_t b;
+        counter = haetae_sample_hyperball(p, w->y, &b, w->seed, counter);
+
+        /* commitment: high bits of A round(y) mod 2q, and the parity of
+         * round(y1)[0] */
+        for (unsigned i = 0; i < rows; i++)
+            for (unsigned t = 0; t < HAETAE_N; t++) w->rnd[i].c[t] = fix_round(w->y[i][t]);
+        hpoly y10 = w->rnd[0];
+        for (unsigned j = 0; j < l; j++) haetae_ntt(&w->rnd[j]);
+        matrix_apply(p, w->Ay, w->A, w->rnd);
+        for (unsigned i = 0; i < k; i++) {
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t v = w->Ay[i].c[t] + 2 * w->rnd[l + i].c[t];
+                w->Ay[i].c[t] = from_crt(v, i == 0 ? y10.c[t] : 0);
+                w->hb_Ay[i].c[t] = haetae_highbits_hint(p, w->Ay[i].c[t]);
+            }
+            haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
+        }
+        haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
+        haetae_challenge(p, &w->c, w->hash_in, w->mu);
+
+        /* z = y + (-1)^b c s, with s = (1, s1, s2) */
+        w->chat = w->c;
+        haetae_ntt(&w->chat);
+        w->cs[0] = w->c;
+        for (unsigned j = 0; j < m + k; j++) {
+            haetae_pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
+            haetae_invntt(&w->cs[j + 1]);
+        }
+        int32_t neg = -(int32_t)(b & 1);
+        uint64_t norm1 = 0, norm2 = 0;
+        for (unsigned i = 0; i < rows; i++) {
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t cs = haetae_center(w->cs[i].c[t]);
+                cs = (cs ^ neg) - neg;
+                int32_t z = w->y[i][t] + HAETAE_LN * cs;
+                int32_t d = 2 * z - w->y[i][t];
+                w->z[i][t] = z;
+                norm1 += (uint64_t)((int64_t)z * z);
+                norm2 += (uint64_t)((int64_t)d * d);
+            }
+        }
+        /* reject when |z| >= B1, or when |2z - y| < B0 and the coin says so */
+        uint32_t reject = (uint32_t)((b1_ln - norm1) >> 63);
+        reject |= (uint32_t)((norm2 - b0_ln) >> 63) & ((b >> 1) & 1);
+        KPQC_CT_DECLASSIFY(&reject, sizeof reject);
+        if (reject) continue;
+
+        /* hint: high bits of A round(y) minus those of A round(z) - q c j */
+        for (unsigned i = 0; i < rows; i++)
+            for (unsigned t = 0; t < HAETAE_N; t++) w->rnd[i].c[t] = fix_round(w->z[i][t]);
+        const int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
+        for (unsigned i = 0; i < k; i++) {
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t v = haetae_freeze2q(w->Ay[i].c[t] - 2 * w->rnd[l + i].c[t]);
+                int32_t h = w->hb_Ay[i].c[t] - haetae_highbits_hint(p, v);
+                w->h[i].c[t] = h + ((h >> 31) & top);
+            }
+        }
+        /* z1 = 256 hb + lb with lb in [-128, 128) */
+        for (unsigned j = 0; j < l; j++) {
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t r = w->rnd[j].c[t];
+                int32_t lb = r & 255;
+                lb -= 256 & ((127 - lb) >> 31);
+                w->lb[j].c[t] = lb;
+                w->hb[j].c[t] = (r + 128) >> 8;
+            }
+        }
+        /* these are the signature unless it does not fit, which rejects
+         * the attempt */
+        KPQC_CT_DECLASSIFY(w->lb, sizeof w->lb);
+        KPQC_CT_DECLASSIFY(w->hb, sizeof w->hb);
+        KPQC_CT_DECLASSIFY(w->h, sizeof w->h);
+        if (pack_sig(p, sig, &w->c, w->lb, w->hb, w->h) == 0) break;
+    }
+    *sig_len = p->sig_bytes;
+    kpqc_wipe(w, sizeof *w);
+    free(w);
+    return KPQC_OK;
+}
+
+/* ---------- verification ---------- */
+
+struct verify_ws {
+    hpoly A[HAETAE_KMAX][HAETAE_LMAX];
+    hpoly c, cprime, z1[HAETAE_LMAX], h[HAETAE_KMAX], wq[HAETAE_KMAX], w1[HAETAE_KMAX], lsb;
+    uint8_t hash_in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8];
+    uint8_t mu[HAETAE_SEEDBYTES];
+};
+
+static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size_t sig_len,
+                         const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                         const uint8_t *pk) {
+    const unsigned k = p->k, l = p->l;
+    if (sig_len != p->sig_bytes || ctx_len > 255) return KPQC_ERR_VERIFY;
+    struct verify_ws *w = malloc(sizeof *w);
+    if (w == NULL) return KPQC_ERR_INTERNAL;
+    int ret = KPQC_ERR_VERIFY;
+    if (unpack_sig(p, &w->c, w->z1, w->h, sig) != 0) goto out;
+    expand_public(p, w->A, pk);
+
+    uint64_t norm = 0;
+    for (unsigned j = 0; j < l; j++)
+        for (unsigned t = 0; t < HAETAE_N; t++) norm += (uint64_t)((int64_t)w->z1[j].c[t] * w->z1[j].c[t]);
+    for (unsigned t = 0; t < HAETAE_N; t++) w->lsb.c[t] = (w->z1[0].c[t] - w->c.c[t]) & 1;
+    for (unsigned j = 0; j < l; j++) haetae_ntt(&w->z1[j]);
+    matrix_apply(p, w->wq, w->A, w->z1);
+
+    /* w1 = HighBits(A z1 - q c j mod 2q) + h; z2 recovered from the
+     * rounding error */
+    const int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
+    for (unsigned i = 0; i < k; i++) {
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            int32_t v = from_crt(w->wq[i].c[t], i == 0 ? w->lsb.c[t] : 0);
+            int32_t w1 = haetae_highbits_hint(p, v) + w->h[i].c[t];
+            w1 -= top & ~((w1 - top) >> 31);
+            w->w1[i].c[t] = w1;
+            int32_t z2 = w1 * (1 << p->alpha_hint_bits) - v + (i == 0 ? w->lsb.c[t] : 0);
+            z2 = haetae_freeze2q(z2);
+            z2 -= HAETAE_DQ & ~((z2 - HAETAE_Q) >> 31); /* [-q, q) */
+            z2 >>= 1;
+            norm += (uint64_t)((int64_t)z2 * z2);
+        }
+        haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->w1[i]);
+    }
+    if (norm > p->b2sq) goto out;
+    haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &w->lsb);
+    message_hash(w->mu, sizeof w->mu, pk, haetae_pk_bytes(p), ctx, ctx_len, msg, msg_len);
+    haetae_challenge(p, &w->cprime, w->hash_in, w->mu);
+    if (memcmp(w->c.c, w->cprime.c, sizeof w->c.c) == 0) ret = KPQC_OK;
+out:
+    free(w);
+    return ret;
+}
+
+/* ---------- table entries ---------- */
+
+#define HAETAE_SET(id)                                                                         \
+    static int id##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                  \
+        return haetae_keypair(&id##_params, pk, sk, rng);                                      \
+    }                                                                                          \
+    static int id##_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg, size_t msg_len,     \
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,                 \
+                         const kpqc_rng *rng) {                                                 \
+        return haetae_sign(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, sk, rng);    \
+    }                                                                                          \
+    static int id##_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,              \
+                           size_t msg_len, const uint8_t *ctx, size_t ctx_len,                  \
+                           const uint8_t *pk) {                                                 \
+        return haetae_verify(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);       \
+    }                                                                                          \
+    const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,         \
+                                                 KPQC_KAT_DETACHED_CTX, HAETAE_SEEDBYTES};
+
+HAETAE_SET(haetae2)
+HAETAE_SET(haetae3)
+HAETAE_SET(haetae5)

@@ -1,0 +1,124 @@
+/*
+ * HAETAE (v1.2.0): module-lattice signatures with hyperball rejection
+ * sampling over Z_q[X]/(X^256 + 1), q = 64513.
+ *
+ * Shared definitions of the family's files.  One code base serves the three
+ * parameter sets through a `struct haetae_params`; vectors are sized for the
+ * largest set (k = 4, l = 7).
+ */
+#ifndef KPQC_HAETAE_H
+#define KPQC_HAETAE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HAETAE_N 256
+#define HAETAE_Q 64513
+#define HAETAE_DQ (2 * HAETAE_Q)
+#define HAETAE_KMAX 4
+#define HAETAE_LMAX 7
+#define HAETAE_SEEDBYTES 32
+#define HAETAE_CRHBYTES 64
+/* Fixed-point scale of the hyperball samples: 2^13. */
+#define HAETAE_LNBITS 13
+#define HAETAE_LN (1 << HAETAE_LNBITS)
+/* Packed high bits of one polynomial, as hashed into the challenge. */
+#define HAETAE_HIGHBITS_BYTES (HAETAE_N * 9 / 8)
+
+typedef struct {
+    int32_t c[HAETAE_N];
+} hpoly;
+
+/* A 96-bit unsigned (or two's complement) fixed-point number held as two
+ * limbs, value = hi * 2^48 + lo; lo normally < 2^48. */
+typedef struct {
+    uint64_t lo, hi;
+} hfix;
+
+/* Frequencies of the rANS alphabet (they sum to 2^10). */
+struct haetae_rans_table {
+    unsigned nsym;
+    const uint16_t *freq;
+};
+
+struct haetae_params {
+    unsigned k, l, tau;
+    size_t sig_bytes;         /* fixed, zero-padded */
+    unsigned polyq_bytes;     /* packed public-key polynomial */
+    unsigned s2_bytes;        /* packed polynomial of s2 */
+    int pk_in_ntt;            /* mode 5: pk holds NTT(-2b), no rounding of b */
+    unsigned alpha_hint_bits; /* log2 of the hint modulus alpha_h */
+    uint64_t b0sq, b1sq, b2sq;    /* floor(B^2) */
+    int64_t gamma_sq_n;           /* floor(gamma^2 * n), key rejection bound */
+    uint64_t radius_scale;        /* (uint64)(B0 * 2^13 + sqrt(n m)/2) << 15 */
+    hfix invsqrt_cube, invsqrt_three_halves; /* Newton starting point */
+    unsigned base_enc_hb_z1, base_enc_h;
+    struct haetae_rans_table rans_hb_z1, rans_h;
+    unsigned offset_hb_z1, offset_h; /* symbol offsets (see haetae_rans.c) */
+};
+
+extern const struct haetae_params haetae2_params, haetae3_params, haetae5_params;
+
+/* pk = seed || k packed polynomials; sk = pk || s1 || s2 || key. */
+static inline size_t haetae_pk_bytes(const struct haetae_params *p) {
+    return HAETAE_SEEDBYTES + (size_t)p->k * p->polyq_bytes;
+}
+static inline size_t haetae_sk_bytes(const struct haetae_params *p) {
+    return haetae_pk_bytes(p) + (size_t)(p->l - 1) * (HAETAE_N / 4) + (size_t)p->k * p->s2_bytes +
+           HAETAE_SEEDBYTES;
+}
+
+/* ---- arithmetic mod q (haetae_ntt.c) ---- */
+int32_t haetae_montgomery_reduce(int64_t a);
+int32_t haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
+int32_t haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
+int32_t haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
+void haetae_ntt(hpoly *a);
+void haetae_invntt(hpoly *a);       /* inverse NTT, times 2^32 */
+void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
+void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
+
+/* ---- polynomial sampling and packing (haetae_poly.c) ---- */
+void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce);
+void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
+void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+                      const uint8_t mu[HAETAE_SEEDBYTES]);
+size_t haetae_challenge_input_bytes(const struct haetae_params *p);
+void haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w);
+void haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a);
+void haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a);
+void haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r);
+void haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a);
+void haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]);
+void haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
+void haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
+int32_t haetae_highbits_hint(const struct haetae_params *p, int32_t r);
+
+/* ---- fixed point (haetae_fixpoint.c) ---- */
+hfix haetae_fix_square(hfix x);
+hfix haetae_fix_mul(hfix x, hfix y);
+hfix haetae_fix_mul_u64(hfix x, uint64_t y); /* round(x * y / 2^28) */
+hfix haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf);
+int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
+
+/* ---- hyperball sampler (haetae_sampler.c) ---- */
+/* Order-preserving compaction: moves the entries with keep[i] = 1 to the
+ * front, in their order, without secret-dependent branches or indices. */
+void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n);
+uint16_t haetae_sample_hyperball(const struct haetae_params *p, int32_t y[][HAETAE_N],
+                                 uint8_t *b, const uint8_t seed[HAETAE_CRHBYTES],
+                                 uint16_t nonce);
+
+/* ---- key singular value (haetae_fft.c) ---- */
+int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys);
+
+/* ---- entropy coding (haetae_rans.c) ---- */
+/* Encodes n symbols; returns the size, or 0 when a value has no symbol or
+ * the code would exceed cap bytes. */
+size_t haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
+                          const uint8_t *sym, size_t n);
+/* Decodes exactly n symbols from exactly len bytes; 0 on success. */
+int haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
+                       const uint8_t *in, size_t len);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * Fixed-point arithmetic of the hyperball sampler.  Numbers are 96-bit
+ * (two 48-bit limbs, the upper one may carry a sign); products keep 76
+ * fractional bits.  The roundings are those of the specification, since
+ * they decide the sampled signature bit for bit.  No branches: the values
+ * derive from the signing seed.
+ */
+#include "haetae.h"
+
+typedef unsigned __int128 u128;
+
+#define MASK48 ((UINT64_C(1) << 48) - 1)
+
+static inline hfix from_u128(u128 v) {
+    hfix r = {(uint64_t)v & MASK48, (uint64_t)(v >> 48)};
+    return r;
+}
+
+static inline hfix normalize(hfix x) {
+    x.hi += x.lo >> 48;
+    x.lo &= MASK48;
+    return x;
+}
+
+/* Two's complement negation when sign = 1 (sign is 0 or 1). */
+static inline hfix cneg(hfix x, uint64_t sign) {
+    uint64_t m = 0 - sign;
+    x.lo = (x.lo ^ (m & MASK48)) + sign;
+    x.hi ^= m;
+    return normalize(x);
+}
+
+/* floor(x^2 / 2^76), for x.lo < 2^50 and x.hi < 2^46. */
+hfix haetae_fix_square(hfix x) {
+    u128 low = ((u128)x.lo * x.lo) >> 48;
+    u128 mid = 2 * (u128)x.lo * x.hi + low;
+    return from_u128((mid >> 28) + ((u128)x.hi * x.hi << 20));
+}
+
+/* x * y / 2^76: the lowest partial product is rounded at 2^48, the sum at
+ * 2^76. */
+hfix haetae_fix_mul(hfix x, hfix y) {
+    u128 r = (((u128)x.lo * y.lo + ((u128)1 << 47)) >> 48) + (u128)x.lo * y.hi + (u128)x.hi * y.lo;
+    return from_u128(((r + ((u128)1 << 27)) >> 28) + ((u128)x.hi * y.hi << 20));
+}
+
+/* round(x * y / 2^28) for a 64-bit integer y. */
+hfix haetae_fix_mul_u64(hfix x, uint64_t y) {
+    u128 lo = ((u128)x.lo * y + ((u128)1 << 27)) >> 28;
+    return from_u128(lo + ((u128)x.hi * y << 20));
+}
+
+static inline hfix add(hfix x, hfix y) {
+    hfix r = {x.lo + y.lo, x.hi + y.hi};
+    return r;
+}
+
+/* x * y where y may be negative: multiply magnitudes, restore the sign. */
+static hfix mul_signed(hfix x, hfix y) {
+    uint64_t sign = y.hi >> 63;
+    hfix z = haetae_fix_mul(cneg(y, sign), x);
+    return cneg(z, sign);
+}
+
+/*
+ * 1/sqrt(2 * xhalf) by Newton's iteration y <- y (3/2 - xhalf y^2), seven
+ * steps from a per-parameter-set start (the first step folded into the two
+ * constants).
+ */
+hfix haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf) {
+    hfix y = add(p->invsqrt_three_halves, cneg(haetae_fix_mul(xhalf, p->invsqrt_cube), 1));
+    for (int i = 0; i < 6; i++) {
+        hfix t = haetae_fix_mul(xhalf, haetae_fix_square(y));
+        t = cneg(t, 1);
+        t.hi += UINT64_C(3) << 27; /* 3/2 */
+        t = normalize(t);
+        y = mul_signed(y, t);
+    }
+    return y;
+}
+
+/* (-1)^sign * round(x * y / 2^(76 - 16 + 48 + 15)): a sample of 56
+ * fractional bits scaled to the 2^13 fixed point of signatures. */
+int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign) {
+    hfix xx = {(x & 0xffffffffu) << 16, x >> 32};
+    hfix t = haetae_fix_mul(xx, y);
+    int64_t res = (int64_t)((t.hi + (UINT64_C(1) << 14)) >> 15);
+    return (int32_t)((1 - 2 * (int64_t)sign) * res);
+}
