@@ -239,6 +239,7 @@ struct sign_ws {
     hpoly c, lb[HAETAE_LMAX], hb[HAETAE_LMAX], h[HAETAE_KMAX];
     uint8_t hash_in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8];
     uint8_t mu[HAETAE_CRHBYTES], seed[HAETAE_CRHBYTES], key_rnd[2 * HAETAE_SEEDBYTES];
+    uint8_t pk[HAETAE_SEEDBYTES + HAETAE_KMAX * 512];
 };
 
 static inline int32_t fix_round(int32_t v) { return (v + (HAETAE_LN / 2)) >> HAETAE_LNBITS; }
@@ -257,8 +258,10 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         return KPQC_ERR_RNG;
     }
 
-    /* secret key: pk || s1 || s2 || key */
-    expand_public(p, w->A, sk);
+    /* secret key: pk || s1 || s2 || key; its first part is public */
+    memcpy(w->pk, sk, pklen);
+    KPQC_CT_DECLASSIFY(w->pk, pklen);
+    expand_public(p, w->A, w->pk);
     size_t off = pklen;
     for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) haetae_unpack_eta(&w->shat[j], sk + off);
     for (unsigned i = 0; i < k; i++, off += p->s2_bytes) {
