@@ -106,6 +106,7 @@ class Broker:
         while time.monotonic() < deadline:
             log = self.log_path.read_text()
             if self.proc.poll() is not None:
+                self.stop()
                 raise BrokerError(f"mosquitto exited ({self.proc.returncode}): {log.strip()[-800:]}")
             opened = set(int(p) for p in re.findall(r"listen socket on port (\d+)", log))
             if "running" in log and set(self.ports.values()) <= opened:
