@@ -8,9 +8,11 @@ stale namespace can be told from a live one by its pid.  Each namespace
 holds only its own loopback and the link device; nothing leaves them.
 """
 import atexit
+import ctypes
 import os
 import re
 import signal
+import socket
 import subprocess
 
 SERVER_ADDR, CLIENT_ADDR = "10.77.0.1", "10.77.0.2"
@@ -153,3 +155,23 @@ class Topology:
         if self in _live:
             _live.remove(self)
 
+
+
+def socket_in(ns, family, kind, proto=0):
+    """A socket that lives in namespace `ns`, made from this process (the
+    calling thread enters `ns` for the socket() call only)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    clone_newnet = 0x40000000
+    home = os.open("/proc/self/ns/net", os.O_RDONLY)
+    target = os.open(f"/run/netns/{ns}", os.O_RDONLY)
+    try:
+        if libc.setns(target, clone_newnet) != 0:
+            raise OSError(ctypes.get_errno(), f"setns {ns}")
+        try:
+            return socket.socket(family, kind, proto)
+        finally:
+            if libc.setns(home, clone_newnet) != 0:
+                raise OSError(ctypes.get_errno(), "setns back")
+    finally:
+        os.close(home)
+        os.close(target)

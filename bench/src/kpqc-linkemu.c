@@ -9,7 +9,7 @@
  *                [--addr-a IP] [--addr-b IP] [--prefix N] [--mtu BYTES]
  *                [--delay-ms D] [--jitter-ms J] [--jitter-dist uniform|normal]
  *                [--loss PERCENT] [--rate-mbit R] [--queue-bytes Q]
- *                [--seed S] [--duration SECONDS]
+ *                [--seed S] [--duration SECONDS] [--spin-us US]
  *
  * Link options take one value for both directions or "A2B/B2A".  Per
  * direction, a packet goes through, in order:
@@ -47,6 +47,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,6 +99,7 @@ typedef struct {
     uint64_t serialiser_free; /* when the serialiser finishes its backlog */
     /* counters */
     uint64_t rx, rx_bytes, forwarded, forwarded_bytes, lost, queue_drops, mtu_drops, write_drops, overflow_drops;
+    uint64_t late_ns_sum, late_ns_max; /* how far behind their due time packets were written */
 } direction;
 
 /* "X" sets both directions, "X/Y" sets A->B and B->A. */
@@ -265,6 +267,9 @@ static void deliver_due(const int tun[2], uint64_t now) {
         packet *p = heap_pop();
         direction *d = &link_dir[p->dir];
         int to = tun[p->dir == A2B ? 1 : 0];
+        uint64_t late = now - p->due;
+        d->late_ns_sum += late;
+        if (late > d->late_ns_max) d->late_ns_max = late;
         if (write(to, p->data, p->len) == (ssize_t)p->len) d->forwarded++, d->forwarded_bytes += p->len;
         else d->write_drops++;
         free(p);
@@ -274,17 +279,20 @@ static void deliver_due(const int tun[2], uint64_t now) {
 static void print_counters(FILE *out, const char *name, const direction *d) {
     fprintf(out,
             "\"%s\":{\"rx\":%llu,\"rx_bytes\":%llu,\"forwarded\":%llu,\"forwarded_bytes\":%llu,\"lost\":%llu,"
-            "\"queue_drops\":%llu,\"mtu_drops\":%llu,\"write_drops\":%llu,\"overflow_drops\":%llu}",
+            "\"queue_drops\":%llu,\"mtu_drops\":%llu,\"write_drops\":%llu,\"overflow_drops\":%llu,"
+            "\"late_us_mean\":%.1f,\"late_us_max\":%.1f}",
             name, (unsigned long long)d->rx, (unsigned long long)d->rx_bytes, (unsigned long long)d->forwarded,
             (unsigned long long)d->forwarded_bytes, (unsigned long long)d->lost, (unsigned long long)d->queue_drops,
             (unsigned long long)d->mtu_drops, (unsigned long long)d->write_drops,
-            (unsigned long long)d->overflow_drops);
+            (unsigned long long)d->overflow_drops,
+            d->forwarded + d->write_drops ? (double)d->late_ns_sum / 1e3 / (double)(d->forwarded + d->write_drops) : 0.0,
+            (double)d->late_ns_max / 1e3);
 }
 
 int main(int argc, char **argv) {
     const char *ns[2] = {NULL, NULL}, *dev = "kpqc0", *addr[2] = {"10.77.0.1", "10.77.0.2"};
     double delay[2] = {0, 0}, jit[2] = {0, 0}, loss[2] = {0, 0}, rate[2] = {0, 0}, queue[2] = {-1, -1};
-    double duration = 3600;
+    double duration = 3600, spin_us = 50;
     unsigned prefix = 24, mtu = 1500;
     uint64_t seed = 1;
     int dist = JITTER_UNIFORM;
@@ -306,6 +314,7 @@ int main(int argc, char **argv) {
         else if (strcmp(o, "--queue-bytes") == 0) both(v, 1, &queue[0], &queue[1]);
         else if (strcmp(o, "--seed") == 0) seed = strtoull(v, NULL, 0);
         else if (strcmp(o, "--duration") == 0) duration = strtod(v, NULL);
+        else if (strcmp(o, "--spin-us") == 0) spin_us = strtod(v, NULL);
         else if (strcmp(o, "--jitter-dist") == 0) {
             if (strcmp(v, "uniform") == 0) dist = JITTER_UNIFORM;
             else if (strcmp(v, "normal") == 0) dist = JITTER_NORMAL;
@@ -324,9 +333,16 @@ int main(int argc, char **argv) {
         l->queue_bytes = queue[d] >= 0 ? queue[d] : fmax(65536, rate[d] * 0.1 / 8);
         rng_seed(&l->rng, seed * 2 + (uint64_t)d);
     }
+    if (!(spin_us >= 0 && spin_us <= 10000)) fail("--spin-us must be 0..10000");
+    uint64_t spin_ns = (uint64_t)(spin_us * 1000);
     heap = malloc(sizeof *heap * MAX_IN_FLIGHT);
     if (heap == NULL) fail("malloc");
     prctl(PR_SET_TIMERSLACK, 1UL); /* wake-ups on time to the microsecond, not 50 us late */
+    /* netem runs in the kernel's softirq, ahead of every task; the closest a
+     * program gets is a real-time priority.  Best effort: without it the link
+     * still works, with the machine's scheduling latency added. */
+    struct sched_param prio = {.sched_priority = 10};
+    int realtime = sched_setscheduler(0, SCHED_FIFO, &prio) == 0;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -337,25 +353,42 @@ int main(int argc, char **argv) {
 
     int tun[2];
     for (int d = 0; d < 2; d++) tun[d] = tun_in(ns[d], dev, mtu, addr[d], prefix);
-    printf("{\"ready\":true,\"dev\":\"%s\",\"addr_a\":\"%s\",\"addr_b\":\"%s\",\"mtu\":%u}\n", dev, addr[0], addr[1],
-           mtu);
+    printf("{\"ready\":true,\"dev\":\"%s\",\"addr_a\":\"%s\",\"addr_b\":\"%s\",\"mtu\":%u,\"realtime\":%d}\n", dev,
+           addr[0], addr[1], mtu, realtime);
     fflush(stdout);
 
     static unsigned char buf[MAX_PACKET];
     uint64_t deadline = now_ns() + (uint64_t)(duration * 1e9);
-    struct pollfd pf[3] = {{.fd = tun[0], .events = POLLIN}, {.fd = tun[1], .events = POLLIN},
-                           {.fd = STDIN_FILENO, .events = POLLIN}};
+    /* The next due packet wakes us through an absolute timerfd (a poll()
+     * timeout may fire 0.1 % of its length late), --spin-us before it is
+     * due: waking an idle CPU (in a virtual machine above all) takes tens
+     * to hundreds of microseconds, so the last stretch is polled. */
+    int timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (timer < 0) fail("timerfd_create");
+    struct pollfd pf[4] = {{.fd = tun[0], .events = POLLIN}, {.fd = tun[1], .events = POLLIN},
+                           {.fd = STDIN_FILENO, .events = POLLIN}, {.fd = timer, .events = POLLIN}};
     while (!stop_signal) {
         uint64_t now = now_ns();
         deliver_due(tun, now);
         if (now >= deadline) break;
         uint64_t wake = heap_n > 0 && heap[0]->due < deadline ? heap[0]->due : deadline;
-        uint64_t wait = wake > now ? wake - now : 0;
-        struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000u), .tv_nsec = (long)(wait % 1000000000u)};
-        int n = ppoll(pf, 3, &ts, NULL);
+        int n;
+        if (wake > now + spin_ns) {
+            uint64_t at = wake - spin_ns;
+            struct itimerspec its = {.it_value = {.tv_sec = (time_t)(at / 1000000000u),
+                                                  .tv_nsec = (long)(at % 1000000000u)}};
+            if (timerfd_settime(timer, TFD_TIMER_ABSTIME, &its, NULL) != 0) fail("timerfd_settime");
+            n = poll(pf, 4, -1);
+        } else {
+            n = poll(pf, 4, 0); /* the last stretch before a due packet: keep polling */
+        }
         if (n < 0) {
             if (errno == EINTR) continue;
-            fail("ppoll");
+            fail("poll");
+        }
+        if (pf[3].revents) {
+            uint64_t expirations;
+            if (read(timer, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("timerfd read");
         }
         if (pf[2].revents) { /* the control pipe: any input is ignored, its end stops the link */
             ssize_t r = read(STDIN_FILENO, buf, sizeof buf);
@@ -377,6 +410,7 @@ int main(int argc, char **argv) {
     print_counters(stdout, "b2a", &link_dir[B2A]);
     printf("}\n");
     fflush(stdout);
+    close(timer);
     while (heap_n > 0) free(heap_pop());
     free(heap);
     return 0;

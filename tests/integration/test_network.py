@@ -1,0 +1,268 @@
+"""The network suite's link proves its accuracy: round-trip time, loss rate,
+throughput and packet order against what was configured; namespaces are
+removed after normal, interrupted and killed runs; a TLS handshake across
+the link takes at least its round trips."""
+import json
+import math
+import os
+import pathlib
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from lab import netns  # noqa: E402
+from lab.link import Link, LinkConfig  # noqa: E402
+
+PORT = 5301
+SO_TIMESTAMPNS = 35  # <asm-generic/socket.h>; Python does not name it
+
+
+@pytest.fixture(scope="module")
+def build(lab):
+    reason = netns.unusable_reason()
+    if reason:
+        pytest.skip(reason)
+    if not (lab.build / "bench" / "kpqc-linkemu").exists():
+        pytest.skip("kpqc-linkemu not built")
+    return lab.build
+
+
+@pytest.fixture
+def topo(build):
+    with netns.Topology() as t:
+        yield t
+    assert t.server not in netns.namespaces() and t.client not in netns.namespaces()
+
+
+def ping_rtts(topo, count, interval="0.02"):
+    out = subprocess.run(["ip", "netns", "exec", topo.client, "ping", "-n", "-c", str(count), "-i", interval,
+                          "-W", "2", topo.server_addr], capture_output=True, text=True, timeout=60).stdout
+    return [float(line.split("time=")[1].split()[0]) for line in out.splitlines() if "time=" in line]
+
+
+def icmp_rtts(topo, count, gap_s=0.01):
+    """Echo round trips answered by the server's kernel, timed from just
+    before sendto() to the kernel's receive timestamp of the reply (ms):
+    the link's delay, without either side's wake-up latency."""
+    sock = netns.socket_in(topo.client, socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    sock.settimeout(5)
+    rtts = []
+    for seq in range(count):
+        body = struct.pack("!HH", 0x4b51, seq) + bytes(32)
+        csum = checksum(struct.pack("!BBH", 8, 0, 0) + body)
+        t0 = time.time_ns()
+        sock.sendto(struct.pack("!BBH", 8, 0, csum) + body, (topo.server_addr, 0))
+        while True:
+            data, anc, _, _ = sock.recvmsg(2048, 64)
+            ihl = (data[0] & 0x0F) * 4
+            kind, _, _, ident, rseq = struct.unpack("!BBHHH", data[ihl:ihl + 8])
+            if kind == 0 and ident == 0x4b51 and rseq == seq:
+                break
+        sec, nsec = struct.unpack("qq", anc[0][2][:16])
+        rtts.append((sec * 1_000_000_000 + nsec - t0) / 1e6)
+        time.sleep(gap_s)
+    sock.close()
+    return rtts
+
+
+def checksum(b):
+    total = sum(struct.unpack(f"!{len(b) // 2}H", b))
+    total = (total & 0xFFFF) + (total >> 16)
+    total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+@pytest.mark.parametrize("rtt", [10.0, 50.0])
+def test_round_trip_time_is_the_configured_one(build, topo, rtt):
+    with Link(topo, LinkConfig(rtt_ms=rtt), build):
+        rtts = icmp_rtts(topo, 40)
+    median = statistics.median(rtts)
+    print(f"RTT {rtt} ms configured: median {median:.3f} ms, min {min(rtts):.3f}, max {max(rtts):.3f}")
+    assert abs(median - rtt) <= min(0.1 * rtt, 0.2), f"median RTT {median:.3f} ms for {rtt} ms configured"
+    assert min(rtts) >= rtt, "a packet crossed faster than the configured delay"
+
+
+def udp_stream(topo, n, gap_every=50, gap_s=0.002, size=64):
+    """Sends n sequence-numbered datagrams client -> server; returns the
+    sequence numbers in arrival order."""
+    rx = netns.socket_in(topo.server, socket.AF_INET, socket.SOCK_DGRAM)
+    tx = netns.socket_in(topo.client, socket.AF_INET, socket.SOCK_DGRAM)
+    rx.bind((topo.server_addr, PORT))
+    rx.settimeout(1.0)
+    got = []
+
+    def receive():
+        while True:
+            try:
+                data = rx.recv(2048)
+            except socket.timeout:
+                return
+            got.append(int.from_bytes(data[:4], "big"))
+
+    t = threading.Thread(target=receive)
+    t.start()
+    pad = bytes(size - 4)
+    for i in range(n):
+        tx.sendto(i.to_bytes(4, "big") + pad, (topo.server_addr, PORT))
+        if i % gap_every == gap_every - 1:
+            time.sleep(gap_s)  # paced: no buffer on the way overflows
+    t.join(timeout=30)
+    rx.close()
+    tx.close()
+    return got
+
+
+def test_loss_rate_within_binomial_interval_and_no_reordering(build, topo):
+    n, p = 6000, 0.03
+    with Link(topo, LinkConfig(rtt_ms=2, loss_pct=100 * p, seed=7), build) as link:
+        got = udp_stream(topo, n)
+    lost = n - len(got)
+    half = 2.576 * math.sqrt(n * p * (1 - p))  # 99 % normal approximation of the binomial
+    print(f"loss {p:.0%} configured: {lost} of {n} lost, 99 % interval {n * p:.0f} ± {half:.0f}")
+    assert abs(lost - n * p) <= half, f"{lost} of {n} lost, expected {n * p:.0f} ± {half:.0f}"
+    assert link.stats["b2a"]["lost"] == lost, "the emulator's own count differs from what arrived"
+    assert got == sorted(got) and len(set(got)) == len(got), "reordered or duplicated without jitter"
+
+
+def test_jitter_reorders_and_stays_bounded(build, topo):
+    with Link(topo, LinkConfig(rtt_ms=10, jitter_ms=4), build):
+        got = udp_stream(topo, 1000, gap_every=5, gap_s=0.0005)
+        rtts = ping_rtts(topo, 30)
+    assert len(got) == 1000
+    assert got != sorted(got), "jitter of 4 ms on packets 0.1 ms apart must reorder some"
+    assert all(10 - 8.2 <= r <= 10 + 8.5 for r in rtts), rtts
+
+
+def test_throughput_is_the_configured_rate(build, topo):
+    total, rate_mbit = 3_000_000, 10.0
+    with Link(topo, LinkConfig(rtt_ms=10, rate_mbit=rate_mbit), build):
+        srv = netns.socket_in(topo.server, socket.AF_INET, socket.SOCK_STREAM)
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind((topo.server_addr, PORT))
+        srv.listen(1)
+
+        def send():
+            conn, _ = srv.accept()
+            conn.sendall(bytes(total))
+            conn.close()
+
+        t = threading.Thread(target=send)
+        t.start()
+        cli = netns.socket_in(topo.client, socket.AF_INET, socket.SOCK_STREAM)
+        cli.settimeout(20)
+        cli.connect((topo.server_addr, PORT))
+        mss = cli.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
+        got, t_start = 0, None
+        while True:
+            b = cli.recv(65536)
+            if not b:
+                break
+            got += len(b)
+            if t_start is None and got >= 500_000:  # past slow start
+                t_start, got_start = time.monotonic(), got
+        t_end = time.monotonic()
+        t.join()
+        cli.close()
+        srv.close()
+    assert got == total
+    goodput = (got - got_start) * 8 / (t_end - t_start) / 1e6
+    wire = goodput * (mss + 52) / mss  # the rate applies to whole IP packets
+    print(f"rate {rate_mbit} Mbit/s configured: {wire:.2f} Mbit/s of IP packets ({goodput:.2f} goodput)")
+    assert abs(wire - rate_mbit) <= 0.1 * rate_mbit, f"{wire:.2f} Mbit/s on the wire for {rate_mbit} configured"
+
+
+def test_packets_above_the_mtu_do_not_cross(build, topo):
+    with Link(topo, LinkConfig(rtt_ms=1, mtu=1280), build):
+        small = subprocess.run(["ip", "netns", "exec", topo.client, "ping", "-n", "-c", "2", "-i", "0.05", "-M", "do",
+                                "-s", str(1280 - 28), topo.server_addr], capture_output=True, timeout=30)
+        big = subprocess.run(["ip", "netns", "exec", topo.client, "ping", "-n", "-c", "2", "-i", "0.05", "-M", "do",
+                              "-s", str(1281 - 28), topo.server_addr], capture_output=True, timeout=30)
+    assert small.returncode == 0 and big.returncode != 0
+
+
+def test_handshake_across_the_link_takes_its_round_trips(build, topo, lab):
+    rtt = 50.0
+    with Link(topo, LinkConfig(rtt_ms=rtt), build):
+        out = subprocess.run(lab.env_cmd + [str(build / "bench" / "kpqc-handshake"), "link", "--group",
+                                            "x25519_smaugt1", "--count", "3", "--server-netns", topo.server,
+                                            "--client-netns", topo.client, "--address", topo.server_addr,
+                                            "--timeout-ms", "5000", "--congestion-control", "cubic"],
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    recs = [json.loads(line) for line in out.stdout.splitlines() if '"mode":"link"' in line]
+    assert len(recs) == 3 and all(r["ok"] for r in recs)
+    for r in recs:
+        assert r["connect_ns"] >= rtt * 1e6          # SYN, SYN-ACK
+        assert r["hs_ns"] >= 2 * rtt * 1e6           # + ClientHello, server flight
+        assert r["hs_ns"] < 2 * rtt * 1e6 + 30e6     # and not a round trip more
+
+
+CHILD = """
+import sys, time
+sys.path.insert(0, {bench!r})
+from lab import netns
+from lab.link import Link, LinkConfig
+with netns.Topology() as t:
+    with Link(t, LinkConfig(rtt_ms=1), {build!r}, "emulator") as link:
+        print(t.server, t.client, link.impl.proc.pid, flush=True)
+        time.sleep(60)
+"""
+
+
+def child_run(build):
+    p = subprocess.Popen([sys.executable, "-c", CHILD.format(bench=str(ROOT / "bench"), build=str(build))],
+                         stdout=subprocess.PIPE, text=True)
+    server, client, emulator = p.stdout.readline().split()
+    assert server in netns.namespaces() and client in netns.namespaces()
+    return p, server, client, int(emulator)
+
+
+def gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a zombie counts as gone
+        return open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def wait_for(cond, seconds=10):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_interrupted_run_removes_its_namespaces(build, sig):
+    p, server, client, emulator = child_run(build)
+    p.send_signal(sig)
+    p.wait(timeout=20)
+    names = netns.namespaces()
+    assert server not in names and client not in names
+    assert wait_for(lambda: gone(emulator))
+
+
+def test_killed_run_is_cleaned_up_by_the_next(build):
+    p, server, client, emulator = child_run(build)
+    p.kill()
+    p.wait(timeout=20)
+    assert wait_for(lambda: gone(emulator)), "the emulator outlived its control pipe"
+    assert server in netns.namespaces()  # nothing could run in the killed process
+    removed = netns.remove_stale()
+    assert server in removed and client in removed
+    assert server not in netns.namespaces() and client not in netns.namespaces()
