@@ -35,3 +35,21 @@ open(out, "wb").write(data)
 conn.close(); p.kill(); p.wait()
 PY
 done
+
+# Seeds for fuzz_provider_decoder: keys of several algorithms in the four
+# encodings, each behind the selector byte the target expects (0 SPKI DER,
+# 1 SPKI PEM, 2 PKCS#8 DER, 3 PKCS#8 PEM).
+DEC="$CORPUS/fuzz_provider_decoder"
+mkdir -p "$DEC"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for alg in smaugt1 ntruplus768 aimer128f p256_aimer128f haetae2 p384_haetae3; do
+    "$BUILD/kpqc-openssl" genpkey -algorithm "$alg" -out "$TMP/$alg.pem" 2>/dev/null || continue
+    i=0
+    for args in "-pubout -outform DER" "-pubout -outform PEM" "-outform DER" "-outform PEM"; do
+        # shellcheck disable=SC2086
+        "$BUILD/kpqc-openssl" pkey -in "$TMP/$alg.pem" $args -out "$TMP/body"
+        { printf "\\$(printf %03o $i)"; cat "$TMP/body"; } > "$DEC/$alg-$i"
+        i=$((i + 1))
+    done
+done
