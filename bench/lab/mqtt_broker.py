@@ -92,13 +92,24 @@ class Broker:
         conf.write_text("\n".join(lines) + "\n")
         return conf
 
-    def start(self):
+    def start(self, attempts=3):
+        """Starts the broker; ports are picked free just before, so another
+        program may take one first: then again with new ports."""
+        for attempt in range(attempts):
+            try:
+                return self._start_once()
+            except BrokerError as e:
+                if "Address already in use" not in str(e) or attempt == attempts - 1:
+                    raise
+        return self
+
+    def _start_once(self):
         conf = self._config()
         cnf = openssl_cnf(self.build, self.dir / "broker-openssl.cnf", self.groups)
-        self._log = open(self.log_path, "w")
         binary = mosquitto_binary()
         if binary is None:
             raise BrokerError("mosquitto is not installed (scripts/install-deps.sh installs it)")
+        self._log = open(self.log_path, "w")
         self.proc = subprocess.Popen([str(self.build / "kpqc-env"), binary, "-c", str(conf)],
                                      stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      env=env_for(cnf))
