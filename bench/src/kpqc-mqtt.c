@@ -51,7 +51,7 @@ typedef struct {
  * the certificate verification result, or errno. */
 static char reason[512];
 
-static void set_reason(const char *fmt, ...) {
+__attribute__((format(printf, 1, 2))) static void set_reason(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
