@@ -16,8 +16,10 @@ unavailable, not left out.
 """
 import math
 import random
+import sys
 
 from . import handshake, netns
+from .env import ROOT
 from .link import Link, LinkConfig, netem_available
 from .plots import plt
 from .results import md_table
@@ -46,13 +48,23 @@ LAN_ALGORITHMS = ["X25519/EC:P-256", "X25519MLKEM768/EC:P-256", "x25519_smaugt1/
 
 INITCWND = 10           # Linux's initial congestion window, segments
 HEADERS = 52            # IPv4 + TCP with timestamps, bytes per segment
+MSS = 1448              # at MTU 1500 with TCP timestamps
+# Byte counts of kpqc-handshake's server flight around the certificate and
+# signature, measured on the X25519 / ECDSA P-256 row: ServerHello,
+# EncryptedExtensions, Finished with their record and message headers, and
+# the X.509 fields of its certificate besides the key and the signature.
+# With them the ML-DSA-65 row is predicted to the byte (10103 B).
+FLIGHT_FIXED, CERT_FIXED = 268, 144
+
+sys.path.insert(0, str(ROOT / "tools"))
+import kpqc_table  # noqa: E402
 
 
 DEFAULTS = {"rtts": "1,10,50,150", "loss": "0,1,3", "rates": "1000,10", "count": 20, "algorithms": ""}
 
 
 def add_arguments(p):
-    p.add_argument("--quick", action="store_true", help="a few minutes: RTT 10,50 ms, loss 0,1 %%, 1 Gbit, 6 algorithms")
+    p.add_argument("--quick", action="store_true", help="a few minutes: RTT 10,50 ms, loss 0,1 %%, 1 Gbit and 10 Mbit, 6 algorithms")
     p.add_argument("--rtts", default=DEFAULTS["rtts"], help="round-trip times, ms")
     p.add_argument("--loss", default=DEFAULTS["loss"], help="loss per direction, %%")
     p.add_argument("--rates", default=DEFAULTS["rates"], help="link rates, Mbit/s (0: unlimited)")
@@ -85,15 +97,22 @@ def parse_algorithms(text):
     return out
 
 
+def overflow_rtts(segments):
+    """Round trips beyond the first that slow start needs for `segments`
+    (windows of 10, 20, 40 ... segments)."""
+    overflow, sent, cwnd = 0, 0, INITCWND
+    while sent + cwnd < segments:
+        sent, cwnd, overflow = sent + cwnd, 2 * cwnd, overflow + 1
+    return overflow
+
+
 def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
     """Expected time to the client's Finished: TCP's handshake (1 RTT), the
     TLS flight exchange (1 RTT, 2 with a HelloRetryRequest), one RTT more for
     each slow-start window the server's first flight spills into beyond the
     initial window, the CPU time of both ends, and serialisation."""
     segments = max(1, math.ceil(server_flight / mss))
-    overflow, sent, cwnd = 0, 0, INITCWND
-    while sent + cwnd < segments:
-        sent, cwnd, overflow = sent + cwnd, 2 * cwnd, overflow + 1
+    overflow = overflow_rtts(segments)
     rounds = 2 + hrr + overflow
     wire = client_hello + server_flight + HEADERS * (segments + math.ceil(client_hello / mss) + 3)
     serial_ms = wire * 8 / (rate_mbit * 1e3) if rate_mbit else 0.0
@@ -142,7 +161,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
         profiles.append(profile(lab, fam, g, s, have, cpu_count))
     lab.progress("network cpu", len(algorithms), len(algorithms))
     runnable = [p for p in profiles if p["status"] == "ok"]
-    results = []
+    results, checks = [], []
     cc = congestion or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
     with netns.Topology() as topo:
         total, done = len(confs) * len(runnable), 0
@@ -156,6 +175,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
                     done += 1
                     results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc))
             lab.raw("network-link", {"link": conf.label(), "method": link.method, "stats": link.stats})
+            checks.append((conf, link.method, link.stats))
         lab.progress("network", total, total)
     for prof in profiles:
         if prof["status"] != "ok":
@@ -163,7 +183,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
                 results.append(lab.row("network", rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit,
                                        mtu=conf.mtu, family=prof["family"], group=prof["group"], sig=prof["sig"],
                                        status="unavailable", reason=prof["reason"], count=0))
-    return results
+    return results, checks
 
 
 def summarize_cell(lab, conf, prof, client, served, method, cc):
@@ -268,6 +288,55 @@ def plot(lab, results, stem):
         lab.plots.append(fname)
 
 
+def predicted_flights(lab, group="x25519_smaugt1"):
+    """Every KpqC signature of the algorithm table (offered by the provider
+    or not): the server's first flight with its certificate, alone and with
+    an intermediate CA's certificate of the same algorithm, against the
+    initial window.  Sizes from the table; composites add ECDSA P-256."""
+    t = kpqc_table.load()
+    kems = {k["id"]: k for k in t["KEM"]}
+    sigs = {s["id"]: s for s in t["SIG"]}
+    hybrid = {h["id"]: h for h in t["HYBRID"]}[group]
+    share = kems[hybrid["kem"]]["ct"] + 32  # X25519 half
+    rows = [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
+    rows += [(c["id"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk"] + 65, sigs[c["sig"]]["sig"] + 72)
+             for c in t["COMPOSITE"] if c["curve"] == "p256"]
+    out = []
+    for name, level, pk, sig in rows:
+        cert = CERT_FIXED + pk + sig
+        leaf = FLIGHT_FIXED + share + cert + sig
+        chain = leaf + cert
+        seg_leaf, seg_chain = math.ceil(leaf / MSS), math.ceil(chain / MSS)
+        out.append([name, level, pk, sig, leaf, seg_leaf, overflow_rtts(seg_leaf), chain, seg_chain,
+                    overflow_rtts(seg_chain)])
+        lab.row("network-flight", sig=name, level=level, group=group, flight_leaf=leaf, flight_chain=chain,
+                extra_rtts_leaf=overflow_rtts(seg_leaf), extra_rtts_chain=overflow_rtts(seg_chain))
+    lab.section(f"Predicted server flight with KpqC certificates ({group}; sizes from the algorithm table)",
+                f"Initial window {INITCWND} × {MSS} B = {INITCWND * MSS} B. 'Chain' adds an intermediate CA "
+                "certificate of the same algorithm (the root is not sent).\n\n" +
+                md_table(["signature", "level", "pk B", "sig B", "leaf flight B", "segments", "extra RTT",
+                          "chain flight B", "segments", "extra RTT"], out))
+    return out
+
+
+def link_check(lab, checks):
+    """The emulator's own counters per link: loss it applied against the
+    configured rate, and how late it wrote packets against their due time."""
+    rows = []
+    for conf, method, stats in checks:
+        if not stats:
+            rows.append([conf.label(), method, "–", "–", "–", "–"])
+            continue
+        a, b = stats["a2b"], stats["b2a"]
+        sent = a["forwarded"] + a["lost"] + b["forwarded"] + b["lost"]
+        lost = a["lost"] + b["lost"]
+        rows.append([conf.label(), method, sent, f"{100 * lost / sent:.2f}" if sent else "–",
+                     f"{max(a['late_us_mean'], b['late_us_mean']):.1f} / {max(a['late_us_max'], b['late_us_max']):.0f}",
+                     a["queue_drops"] + b["queue_drops"]])
+    lab.section("The link's own check (emulator counters)",
+                md_table(["link", "method", "packets", "loss applied %", "late µs mean / max", "queue drops"], rows))
+
+
 def _not_runnable(lab, title):
     reason = netns.unusable_reason()
     if reason:
@@ -280,7 +349,7 @@ def run(args, lab):
     if _not_runnable(lab, title):
         return []
     if args.quick:  # a smaller grid where the options were left at their defaults
-        for key, value in (("rtts", "10,50"), ("loss", "0,1"), ("rates", "1000"), ("count", 10),
+        for key, value in (("rtts", "10,50"), ("loss", "0,1"), ("rates", "1000,10"), ("count", 10),
                            ("algorithms", ",".join(QUICK_ALGORITHMS))):
             if getattr(args, key) == DEFAULTS[key]:
                 setattr(args, key, value)
@@ -288,9 +357,11 @@ def run(args, lab):
     confs = [LinkConfig(rtt_ms=rtt, loss_pct=loss, rate_mbit=rate, mtu=args.mtu, jitter_ms=args.jitter_ms,
                         seed=args.seed)
              for rate in floats(args.rates) for loss in floats(args.loss) for rtt in floats(args.rtts)]
-    results = run_grid(lab, confs, algorithms, args.count, args.cpu_count, args.timeout_ms, args.method,
-                       args.congestion_control, args.seed)
+    results, checks = run_grid(lab, confs, algorithms, args.count, args.cpu_count, args.timeout_ms, args.method,
+                               args.congestion_control, args.seed)
     report(lab, results, title)
+    link_check(lab, checks)
+    predicted_flights(lab)
     plot(lab, results, "network")
     return results
 
@@ -301,7 +372,8 @@ def paper(lab):
     if _not_runnable(lab, title):
         return []
     confs = [LinkConfig(rtt_ms=rtt, rate_mbit=100) for rtt in (1.0, 2.0)]
-    results = run_grid(lab, confs, parse_algorithms(",".join(LAN_ALGORITHMS)), 50, 50, 10000, "auto")
+    results, checks = run_grid(lab, confs, parse_algorithms(",".join(LAN_ALGORITHMS)), 50, 50, 10000, "auto")
+    link_check(lab, checks)
     base = {r["rtt_ms"]: r["p50_ms"] for r in results if r["group"] == "X25519" and r["status"] == "ok"}
     rows = [[f"{r['rtt_ms']:g}", _name(r), r["family"], f"{r['p50_ms']:.2f}", f"{r['p95_ms']:.2f}",
              f"{r['model_ms']:.2f}",
