@@ -1,0 +1,308 @@
+/*
+ * HAETAE internals and encoding rules: the NTT product against schoolbook
+ * negacyclic multiplication, the rANS coder round trip and its refusals,
+ * the oblivious compaction, sign/verify round trips, refusal of non-zero
+ * padding and of malformed or truncated signatures (exact-size heap
+ * buffers, so AddressSanitizer sees any read past the end), and
+ * verification of v1.1.2 signatures (same keys, older sampler).
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "haetae_legacy_vectors.h"
+#include "internal.h"
+#include "sig/haetae/haetae.h"
+
+#define Q HAETAE_Q
+#define N HAETAE_N
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+static uint32_t rnd32(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static int32_t modq(int64_t x) {
+    x %= Q;
+    return (int32_t)(x < 0 ? x + Q : x);
+}
+
+static const struct {
+    const char *name;
+    const struct haetae_params *p;
+} sets[] = {{"haetae2", &haetae2_params}, {"haetae3", &haetae3_params}, {"haetae5", &haetae5_params}};
+
+/* INTT(NTT(a) * NTT(b)) is a * b mod (X^256 + 1, q); INTT(NTT(a)) is
+ * a * 2^32. */
+static void test_ntt(void) {
+    for (unsigned trial = 0; trial < 20; trial++) {
+        hpoly a, b, ah, bh, r, ref;
+        /* inputs as large as the signing code feeds in: |x| < 4q */
+        int32_t range = trial < 10 ? Q : 4 * Q;
+        for (unsigned i = 0; i < N; i++) {
+            a.c[i] = (int32_t)(rnd32() % (uint32_t)(2 * range - 1)) - (range - 1);
+            b.c[i] = (int32_t)(rnd32() % (uint32_t)(2 * range - 1)) - (range - 1);
+        }
+        int64_t acc[2 * N] = {0};
+        for (unsigned i = 0; i < N; i++)
+            for (unsigned j = 0; j < N; j++) acc[i + j] += (int64_t)modq(a.c[i]) * modq(b.c[j]);
+        for (unsigned i = 0; i < N; i++) ref.c[i] = modq(acc[i] - acc[i + N] % Q);
+        ah = a, bh = b;
+        haetae_ntt(&ah);
+        haetae_ntt(&bh);
+        haetae_pointwise(&r, &ah, &bh);
+        haetae_invntt(&r);
+        int ok = 1, bounded = 1;
+        for (unsigned i = 0; i < N; i++) {
+            ok &= modq(r.c[i]) == ref.c[i];
+            bounded &= r.c[i] > -Q && r.c[i] < Q;
+        }
+        CHECK_MSG(ok, "NTT product differs from schoolbook (trial %u)", trial);
+        CHECK(bounded);
+        hpoly t = a;
+        haetae_ntt(&t);
+        haetae_invntt(&t);
+        int64_t mont = ((int64_t)1 << 32) % Q;
+        ok = 1;
+        for (unsigned i = 0; i < N; i++) ok &= modq(t.c[i]) == modq(modq(a.c[i]) * mont);
+        CHECK_MSG(ok, "inverse NTT round trip (trial %u)", trial);
+    }
+    /* reductions */
+    for (int32_t v = -4 * Q; v < 4 * Q; v += 37) {
+        CHECK(haetae_freeze(v) == modq(v));
+        int32_t f2 = haetae_freeze2q(v), m2 = ((v % (2 * Q)) + 2 * Q) % (2 * Q);
+        CHECK(f2 == m2);
+        if (v > -Q && v < Q) {
+            int32_t c = haetae_center(v);
+            CHECK(modq(c) == modq(v) && c > -Q / 2 - 1 && c <= Q / 2);
+        }
+    }
+}
+
+/* Random symbols drawn from the table's own distribution. */
+static void test_rans(void) {
+    for (unsigned s = 0; s < 3; s++) {
+        const struct haetae_params *p = sets[s].p;
+        const struct haetae_rans_table *tabs[2] = {&p->rans_hb_z1, &p->rans_h};
+        for (unsigned ti = 0; ti < 2; ti++) {
+            const struct haetae_rans_table *t = tabs[ti];
+            unsigned total = 0;
+            for (unsigned i = 0; i < t->nsym; i++) total += t->freq[i];
+            CHECK(total == 1024);
+            size_t n = (ti == 0 ? p->l : p->k) * N;
+            uint8_t sym[HAETAE_LMAX * N], back[HAETAE_LMAX * N], enc[2048];
+            for (unsigned trial = 0; trial < 50; trial++) {
+                for (size_t i = 0; i < n; i++) {
+                    unsigned r = rnd32() % 1024, v = 0;
+                    while (r >= t->freq[v]) r -= t->freq[v++];
+                    sym[i] = (uint8_t)v;
+                }
+                /* a few of the rarest symbols too */
+                sym[trial % n] = (uint8_t)(t->nsym - 1);
+                sym[(7 * trial) % n] = 0;
+                size_t len = haetae_rans_encode(enc, sizeof enc, t, sym, n);
+                CHECK(len >= 4);
+                uint8_t *exact = test_alloc(len);
+                memcpy(exact, enc, len);
+                CHECK(haetae_rans_decode(back, n, t, exact, len) == 0);
+                CHECK(memcmp(sym, back, n) == 0);
+                /* the length is part of the code: one byte less or more is refused */
+                CHECK(haetae_rans_decode(back, n, t, exact, len - 1) != 0);
+                free(exact);
+                memcpy(enc + len, "\x5a", 1);
+                CHECK(haetae_rans_decode(back, n, t, enc, len + 1) != 0);
+                /* too small a capacity is reported, not overrun */
+                CHECK(haetae_rans_encode(enc, len - 1, t, sym, n) == 0);
+            }
+            sym[0] = (uint8_t)t->nsym; /* no such symbol */
+            CHECK(haetae_rans_encode(enc, sizeof enc, t, sym, n) == 0);
+            uint8_t tiny[3] = {0, 0, 0x80};
+            CHECK(haetae_rans_decode(back, n, t, tiny, sizeof tiny) != 0);
+        }
+    }
+}
+
+static void test_compact(void) {
+    for (unsigned trial = 0; trial < 200; trial++) {
+        size_t n = 1 + rnd32() % 400;
+        uint64_t val[400], want[400];
+        uint8_t keep[400];
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            val[i] = ((uint64_t)rnd32() << 32) | rnd32();
+            keep[i] = (uint8_t)((rnd32() % 8) < (trial % 8));
+            if (keep[i]) want[kept++] = val[i];
+        }
+        haetae_ct_compact(val, keep, n);
+        int ok = memcmp(val, want, kept * sizeof *val) == 0;
+        for (size_t i = 0; i < n; i++) ok &= keep[i] == (i < kept);
+        CHECK_MSG(ok, "compaction of %zu entries", n);
+    }
+}
+
+/* Bytes of the signature used by the codes; the rest is padding. */
+static size_t used_bytes(const struct haetae_params *p, const uint8_t *sig) {
+    size_t off = N / 8 + (size_t)p->l * N;
+    return off + 2 + sig[off] + p->base_enc_hb_z1 + sig[off + 1] + p->base_enc_h;
+}
+
+static int verify_exact(const kpqc_sig *s, const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                        size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *pk) {
+    uint8_t *copy = test_alloc(sig_len);
+    memcpy(copy, sig, sig_len);
+    int r = kpqc_sig_verify(s, copy, sig_len, msg, msg_len, ctx, ctx_len, pk, s->pk_len);
+    free(copy);
+    return r;
+}
+
+static void test_signatures(void) {
+    kpqc_nist_drbg d;
+    kpqc_rng rng = test_rng(&d, 0x4A37);
+    for (unsigned si = 0; si < 3; si++) {
+        const kpqc_sig *s = kpqc_sig_by_name(sets[si].name);
+        const struct haetae_params *p = sets[si].p;
+        CHECK(s != NULL);
+        if (s == NULL) continue;
+        CHECK(s->sig_len == p->sig_bytes && s->pk_len == haetae_pk_bytes(p) &&
+              s->sk_len == haetae_sk_bytes(p));
+        uint8_t *pk = test_alloc(s->pk_len), *sk = test_alloc(s->sk_len), *sig = test_alloc(s->sig_len);
+        uint8_t msg[200], ctx[255];
+        unsigned padded = 0;
+        for (unsigned i = 0; i < 6; i++) {
+            size_t msg_len = rnd32() % sizeof msg, ctx_len = i == 0 ? 0 : rnd32() % 256, sig_len = s->sig_len;
+            CHECK(kpqc_randombytes(&rng, msg, sizeof msg) == KPQC_OK);
+            CHECK(kpqc_randombytes(&rng, ctx, sizeof ctx) == KPQC_OK);
+            CHECK(kpqc_sig_keypair(s, pk, s->pk_len, sk, s->sk_len, &rng) == KPQC_OK);
+            CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, msg_len, ctx, ctx_len, sk, s->sk_len, &rng) == KPQC_OK);
+            CHECK(sig_len == s->sig_len);
+            CHECK_MSG(verify_exact(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk) == KPQC_OK, "%s round trip", s->name);
+
+            /* padding must be zero: first, last, all bytes set */
+            size_t used = used_bytes(p, sig);
+            CHECK(used <= s->sig_len);
+            for (size_t j = used; j < s->sig_len; j++) CHECK(sig[j] == 0);
+            if (used < s->sig_len) {
+                padded++;
+                uint8_t *bad = test_alloc(s->sig_len);
+                memcpy(bad, sig, s->sig_len);
+                bad[used] = 1;
+                CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                memcpy(bad, sig, s->sig_len);
+                bad[s->sig_len - 1] = 0x80;
+                CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                memcpy(bad, sig, s->sig_len);
+                memset(bad + used, 0xFF, s->sig_len - used);
+                CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                free(bad);
+            }
+
+            /* truncated and extended signatures, exact-size buffers */
+            size_t lens[] = {0, 1, 31, 32, used - 1, used, s->sig_len - 1, s->sig_len + 1};
+            for (unsigned j = 0; j < sizeof lens / sizeof lens[0]; j++) {
+                uint8_t *t = test_alloc(lens[j]);
+                memset(t, 0, lens[j]);
+                memcpy(t, sig, lens[j] < s->sig_len ? lens[j] : s->sig_len);
+                CHECK(verify_exact(s, t, lens[j], msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                free(t);
+            }
+
+            /* malformed code lengths and contents */
+            uint8_t *bad = test_alloc(s->sig_len);
+            size_t off = N / 8 + (size_t)p->l * N;
+            static const uint8_t lens_hb[] = {0, 0xFF}, lens_h[] = {0, 0xFF};
+            for (unsigned a = 0; a < 2; a++)
+                for (unsigned b = 0; b < 2; b++) {
+                    memcpy(bad, sig, s->sig_len);
+                    bad[off] = lens_hb[a];
+                    bad[off + 1] = lens_h[b];
+                    if (bad[off] == sig[off] && bad[off + 1] == sig[off + 1]) continue;
+                    CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                }
+            for (unsigned trial = 0; trial < 20; trial++) {
+                memcpy(bad, sig, s->sig_len);
+                for (size_t j = off + 2; j < s->sig_len; j++) bad[j] = (uint8_t)rnd32();
+                CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                memcpy(bad, sig, s->sig_len);
+                bad[off + (trial & 1)] = (uint8_t)(bad[off + (trial & 1)] + 1 + trial);
+                CHECK(verify_exact(s, bad, s->sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+            }
+            free(bad);
+
+            /* another context or message */
+            if (ctx_len > 0) {
+                ctx[0] ^= 1;
+                CHECK(verify_exact(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+                ctx[0] ^= 1;
+            }
+            msg[msg_len] ^= 1;
+            CHECK(verify_exact(s, sig, sig_len, msg, msg_len + 1, ctx, ctx_len, pk) != KPQC_OK);
+        }
+        CHECK_MSG(padded > 0, "%s: no signature had padding", s->name);
+        /* contexts longer than 255 bytes are refused */
+        uint8_t longctx[256] = {0};
+        size_t sig_len = s->sig_len;
+        CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, 1, longctx, 256, sk, s->sk_len, &rng) != KPQC_OK);
+        free(pk), free(sk), free(sig);
+    }
+}
+
+static size_t unhex(uint8_t *out, const char *hex) {
+    size_t n = 0;
+    for (; hex[0] && hex[1]; hex += 2) {
+        unsigned v;
+        sscanf(hex, "%2x", &v);
+        out[n++] = (uint8_t)v;
+    }
+    return n;
+}
+
+/* v1.1.2 signatures verify under today's keys; today's signature for the
+ * same record differs (new sampler) and verifies too. */
+static void test_legacy(void) {
+    for (unsigned i = 0; i < sizeof haetae_legacy_vectors / sizeof haetae_legacy_vectors[0]; i++) {
+        const struct haetae_legacy_vector *v = &haetae_legacy_vectors[i];
+        const kpqc_sig *s = kpqc_sig_by_name(v->alg);
+        CHECK(s != NULL);
+        if (s == NULL) continue;
+        uint8_t seed[48], msg[64], rnd[32], ctx[255], ctx_len;
+        uint8_t *legacy = test_alloc(strlen(v->sig) / 2), *pk = test_alloc(s->pk_len),
+                *sk = test_alloc(s->sk_len), *sig = test_alloc(s->sig_len);
+        CHECK(unhex(seed, v->seed) == 48);
+        size_t msg_len = unhex(msg, v->msg);
+        size_t legacy_len = unhex(legacy, v->sig);
+        CHECK(legacy_len == s->sig_len);
+        kpqc_nist_drbg d;
+        kpqc_nist_drbg_init(&d, seed, NULL);
+        kpqc_rng rng = kpqc_nist_drbg_rng(&d);
+        CHECK(kpqc_sig_keypair(s, pk, s->pk_len, sk, s->sk_len, &rng) == KPQC_OK);
+        kpqc_nist_drbg_fill(&d, rnd, sizeof rnd);
+        kpqc_nist_drbg_fill(&d, &ctx_len, 1);
+        kpqc_nist_drbg_fill(&d, ctx, ctx_len);
+        CHECK_MSG(verify_exact(s, legacy, legacy_len, msg, msg_len, ctx, ctx_len, pk) == KPQC_OK,
+                  "%s: v1.1.2 signature refused", v->alg);
+        legacy[legacy_len / 2] ^= 4;
+        CHECK(verify_exact(s, legacy, legacy_len, msg, msg_len, ctx, ctx_len, pk) != KPQC_OK);
+        legacy[legacy_len / 2] ^= 4;
+        size_t sig_len = s->sig_len;
+        kpqc_nist_drbg_init(&d, seed, NULL); /* any rnd will do; the record's own */
+        CHECK(kpqc_sig_sign(s, sig, &sig_len, msg, msg_len, ctx, ctx_len, sk, s->sk_len, &rng) == KPQC_OK);
+        CHECK(memcmp(sig, legacy, s->sig_len) != 0);
+        CHECK(verify_exact(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk) == KPQC_OK);
+        free(legacy), free(pk), free(sk), free(sig);
+    }
+}
+
+int main(void) {
+    if (kpqc_sig_by_name("haetae2") == NULL) {
+        printf("test_haetae: HAETAE not built, nothing to test\n");
+        return 0;
+    }
+    test_ntt();
+    test_rans();
+    test_compact();
+    test_signatures();
+    test_legacy();
+    return test_result("test_haetae");
+}
