@@ -102,13 +102,18 @@ EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, c
                                        size_t len) {
     const unsigned char *p = der;
     EVP_PKEY *key = d2i_PrivateKey_ex(EVP_PKEY_EC, NULL, &p, (long)len, libctx, NULL);
+    EVP_PKEY_CTX *check = NULL;
     char group[32];
-    /* The whole rest of the encoding, and on the curve the algorithm names. */
+    /* The whole rest of the encoding, on the curve the algorithm names, and
+     * a public point that belongs to the private scalar. */
     if (key == NULL || p != der + len ||
         !EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, NULL) ||
-        classical[c].group == NULL || OBJ_sn2nid(group) != EC_curve_nist2nid(classical[c].group)) {
+        classical[c].group == NULL || OBJ_sn2nid(group) != EC_curve_nist2nid(classical[c].group) ||
+        (check = EVP_PKEY_CTX_new_from_pkey(libctx, key, NULL)) == NULL || EVP_PKEY_pairwise_check(check) != 1) {
+        EVP_PKEY_CTX_free(check);
         EVP_PKEY_free(key);
         return NULL;
     }
+    EVP_PKEY_CTX_free(check);
     return key;
 }
