@@ -76,12 +76,26 @@ static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pk
 
 /* ---------- key generation ---------- */
 
+/* b_i = sum_j A0[i][j] * NTT(s1_j) * 2^-32, in the NTT domain. */
+static void product_A0_s1(const struct haetae_params *p, hpoly *b,
+                          const hpoly A0[HAETAE_KMAX][MMAX], hpoly *s1hat, const hpoly *s1) {
+    const unsigned m = p->l - 1;
+    for (unsigned j = 0; j < m; j++) {
+        s1hat[j] = s1[j];
+        haetae_ntt(&s1hat[j]);
+    }
+    for (unsigned i = 0; i < p->k; i++) {
+        haetae_pointwise(&b[i], &A0[i][0], &s1hat[0]);
+        for (unsigned j = 1; j < m; j++) haetae_pointwise_acc(&b[i], &A0[i][j], &s1hat[j]);
+    }
+}
+
 static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
                           const kpqc_rng *rng) {
     const unsigned k = p->k, m = p->l - 1;
     struct {
         hpoly A0[HAETAE_KMAX][MMAX], a[HAETAE_KMAX];
-        hpoly s[MMAX + HAETAE_KMAX], shat[MMAX + HAETAE_KMAX], b[HAETAE_KMAX];
+        hpoly s[MMAX + HAETAE_KMAX], shat[MMAX], b[HAETAE_KMAX];
         uint8_t seed[HAETAE_SEEDBYTES], seedbuf[2 * HAETAE_SEEDBYTES + HAETAE_CRHBYTES];
     } *w = malloc(sizeof *w);
     if (w == NULL) return KPQC_ERR_INTERNAL;
@@ -103,17 +117,10 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
         for (unsigned j = 0; j < m + k; j++) haetae_poly_eta(&w->s[j], sigma, (uint16_t)(counter + j));
-        for (unsigned j = 0; j < m + k; j++) {
-            w->shat[j] = w->s[j];
-            haetae_ntt(&w->shat[j]);
-        }
-        for (unsigned i = 0; i < k; i++) {
-            haetae_pointwise(&w->b[i], &w->A0[i][0], &w->shat[0]);
-            for (unsigned j = 1; j < m; j++) haetae_pointwise_acc(&w->b[i], &w->A0[i][j], &w->shat[j]);
-        }
         if (!p->pk_in_ntt) {
             /* b = A0 s1 + s2 + a mod q, then b = 2 b1 + b0 with b0 in
-             * {-1, 0, 1} folded into s2 */
+             * {-1, 0, 1} folded into s2 (before the singular values) */
+            product_A0_s1(p, w->b, w->A0, w->shat, s1);
             for (unsigned i = 0; i < k; i++) {
                 haetae_invntt(&w->b[i]);
                 for (unsigned t = 0; t < HAETAE_N; t++) {
@@ -124,20 +131,24 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
                     s2[i].c[t] -= b0;
                 }
             }
-        } else {
-            /* NTT(-2b) with b = A0 s1 + s2 */
-            for (unsigned i = 0; i < k; i++) {
-                for (unsigned t = 0; t < HAETAE_N; t++) {
-                    int32_t v = haetae_montgomery_reduce((int64_t)w->b[i].c[t] * MONT_SQ);
-                    v = haetae_freeze(v + w->shat[m + i].c[t]);
-                    w->b[i].c[t] = haetae_freeze(-2 * v);
-                }
-            }
         }
         int64_t sv = haetae_sk_singular_value(p, w->s, m + k);
         uint32_t reject = (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
+    }
+    if (p->pk_in_ntt) {
+        /* NTT(-2b) with b = A0 s1 + s2 */
+        product_A0_s1(p, w->b, w->A0, w->shat, s1);
+        for (unsigned i = 0; i < k; i++) {
+            hpoly s2hat = s2[i];
+            haetae_ntt(&s2hat);
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t v = haetae_montgomery_reduce((int64_t)w->b[i].c[t] * MONT_SQ);
+                v = haetae_freeze(v + s2hat.c[t]);
+                w->b[i].c[t] = haetae_freeze(-2 * v);
+            }
+        }
     }
     /* the public key is output */
     KPQC_CT_DECLASSIFY(w->b, sizeof w->b);

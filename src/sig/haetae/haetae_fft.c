@@ -80,10 +80,10 @@ static inline int32_t mulrnd16(int32_t x, int32_t y) {
     return (int32_t)(((int64_t)x * y + (1 << 15)) >> 16);
 }
 
-static unsigned bitrev8(unsigned x) {
-    unsigned r = 0;
-    for (unsigned i = 0; i < 8; i++) r |= ((x >> i) & 1) << (7 - i);
-    return r;
+static inline unsigned bitrev8(unsigned x) {
+    x = ((x & 0xF0) >> 4) | ((x & 0x0F) << 4);
+    x = ((x & 0xCC) >> 2) | ((x & 0x33) << 2);
+    return ((x & 0xAA) >> 1) | ((x & 0x55) << 1);
 }
 
 /* Evaluations of a(X) at exp(-i pi (2j + 1) / 256): twist by the odd
@@ -98,10 +98,19 @@ static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a)
         unsigned half = 1u << (r - 1);
         for (unsigned n = 0; n < HAETAE_N; n += 2 * half) {
             for (unsigned k = 0; k < half; k++) {
-                const int32_t *w = fft_roots[k << (9 - r)];
+                const unsigned tw = k << (9 - r);
+                const int32_t *w = fft_roots[tw];
                 unsigned e = n + k, o = e + half;
-                int32_t tr = mulrnd16(w[0], re[o]) - mulrnd16(w[1], im[o]);
-                int32_t ti = mulrnd16(w[0], im[o]) + mulrnd16(w[1], re[o]);
+                int32_t tr, ti;
+                /* the roots 1 and -i multiply exactly, roundings included */
+                if (tw == 0) {
+                    tr = re[o], ti = im[o];
+                } else if (tw == 128) {
+                    tr = im[o], ti = -re[o];
+                } else {
+                    tr = mulrnd16(w[0], re[o]) - mulrnd16(w[1], im[o]);
+                    ti = mulrnd16(w[0], im[o]) + mulrnd16(w[1], re[o]);
+                }
                 re[o] = re[e] - tr;
                 im[o] = im[e] - ti;
                 re[e] += tr;

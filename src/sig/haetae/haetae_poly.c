@@ -44,10 +44,11 @@ void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_
  * Coefficients in {-1, 0, 1}: every byte below 3^5 = 243 of
  * SHAKE256(seed || nonce) gives five base-3 digits (digit 2 stands for -1).
  * The seed is secret, so the accepted bytes are gathered by an oblivious
- * compaction; only whether a block held enough of them (practically always:
- * 52 of 136 are needed) is made public.
+ * compaction; only whether a window of bytes held enough of them is made
+ * public (the first 64 bytes almost always do; a block practically always).
  */
 #define ETA_BYTES_NEEDED ((HAETAE_N + 4) / 5)
+#define ETA_WINDOW 64
 void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
     kpqc_keccak st;
     uint64_t val[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
@@ -57,24 +58,37 @@ void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t non
     stream_init(&st, 1, seed, HAETAE_CRHBYTES, nonce);
     for (;;) {
         kpqc_keccak_squeezeblocks(&st, block, 1);
+        uint32_t count = 0, count_window = 0;
+        for (size_t i = 0; i < n; i++) count += keep[i];
         for (size_t i = 0; i < KPQC_SHAKE256_RATE; i++) {
             val[n + i] = block[i];
             keep[n + i] = (uint8_t)(((uint32_t)block[i] - 243) >> 31);
+            count += keep[n + i];
+            if (n + i == ETA_WINDOW - 1) count_window = count;
+        }
+        if (n == 0) {
+            uint32_t window_enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count_window) >> 31;
+            KPQC_CT_DECLASSIFY(&window_enough, sizeof window_enough);
+            if (window_enough) {
+                haetae_ct_compact(val, keep, ETA_WINDOW);
+                break;
+            }
         }
         n += KPQC_SHAKE256_RATE;
         haetae_ct_compact(val, keep, n);
-        uint32_t count = 0;
-        for (size_t i = 0; i < n; i++) count += keep[i];
         uint32_t enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count) >> 31;
         KPQC_CT_DECLASSIFY(&enough, sizeof enough);
         if (enough) break;
         n = ETA_BYTES_NEEDED; /* the accepted bytes are all in front */
     }
-    for (unsigned i = 0; i < HAETAE_N; i++) {
+    for (unsigned i = 0; i < HAETAE_N; i += 5) {
         uint32_t t = (uint32_t)val[i / 5];
-        for (unsigned d = 0; d < i % 5; d++) t = (t * 171) >> 9; /* t / 3 for t < 243 */
-        int32_t digit = (int32_t)(t - 3 * ((t * 171) >> 9));
-        a->c[i] = digit - 3 * (digit >> 1);
+        for (unsigned d = 0; d < 5 && i + d < HAETAE_N; d++) {
+            uint32_t t3 = (t * 171) >> 9; /* t / 3 for t < 243 */
+            int32_t digit = (int32_t)(t - 3 * t3);
+            a->c[i + d] = digit - 3 * (digit >> 1);
+            t = t3;
+        }
     }
     kpqc_wipe(val, sizeof val);
     kpqc_wipe(block, sizeof block);
