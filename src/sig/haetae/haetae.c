@@ -31,17 +31,22 @@ static void expand_public(const struct haetae_params *p, hpoly A[HAETAE_KMAX][HA
                           const uint8_t *pk) {
     const uint8_t *rho = pk;
     const unsigned m = p->l - 1;
+    hpoly a[HAETAE_KMAX];
+    hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
+    uint16_t nonce[HAETAE_KMAX * HAETAE_LMAX];
+    size_t n = 0;
+    for (unsigned i = 0; i < p->k; i++)
+        for (unsigned j = 0; j < m; j++, n++) dst[n] = &A[i][j + 1], nonce[n] = (uint16_t)((i << 8) + j);
+    if (!p->pk_in_ntt)
+        for (unsigned i = 0; i < p->k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((p->k << 8) + m + i);
+    haetae_poly_uniform_many(dst, nonce, n, rho);
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < m; j++) {
-            haetae_poly_uniform(&A[i][j + 1], rho, (uint16_t)((i << 8) + j));
-            for (unsigned t = 0; t < HAETAE_N; t++) A[i][j + 1].c[t] *= 2;
-        }
+        for (unsigned j = 1; j <= m; j++)
+            for (unsigned t = 0; t < HAETAE_N; t++) A[i][j].c[t] *= 2;
         haetae_unpack_q(p, &A[i][0], pk + HAETAE_SEEDBYTES + i * p->polyq_bytes);
         if (!p->pk_in_ntt) {
             /* first column 2 (a - 2 b1) */
-            hpoly a;
-            haetae_poly_uniform(&a, rho, (uint16_t)((p->k << 8) + m + i));
-            for (unsigned t = 0; t < HAETAE_N; t++) A[i][0].c[t] = 2 * (a.c[t] - 2 * A[i][0].c[t]);
+            for (unsigned t = 0; t < HAETAE_N; t++) A[i][0].c[t] = 2 * (a[i].c[t] - 2 * A[i][0].c[t]);
             haetae_ntt(&A[i][0]);
         }
     }
@@ -109,14 +114,20 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     /* rho is public */
     KPQC_CT_DECLASSIFY(w->seedbuf, HAETAE_SEEDBYTES);
 
-    for (unsigned i = 0; i < k; i++) {
-        for (unsigned j = 0; j < m; j++) haetae_poly_uniform(&w->A0[i][j], rho, (uint16_t)((i << 8) + j));
-        if (!p->pk_in_ntt) haetae_poly_uniform(&w->a[i], rho, (uint16_t)((k << 8) + m + i));
+    {
+        hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
+        uint16_t nonce[HAETAE_KMAX * HAETAE_LMAX];
+        size_t n = 0;
+        for (unsigned i = 0; i < k; i++)
+            for (unsigned j = 0; j < m; j++, n++) dst[n] = &w->A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
+        if (!p->pk_in_ntt)
+            for (unsigned i = 0; i < k; i++, n++) dst[n] = &w->a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
+        haetae_poly_uniform_many(dst, nonce, n, rho);
     }
 
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
-        for (unsigned j = 0; j < m + k; j++) haetae_poly_eta(&w->s[j], sigma, (uint16_t)(counter + j));
+        haetae_poly_eta_many(w->s, m + k, sigma, counter);
         if (!p->pk_in_ntt) {
             /* b = A0 s1 + s2 + a mod q, then b = 2 b1 + b0 with b0 in
              * {-1, 0, 1} folded into s2 (before the singular values) */
@@ -251,6 +262,7 @@ struct sign_ws {
     uint8_t hash_in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8];
     uint8_t mu[HAETAE_CRHBYTES], seed[HAETAE_CRHBYTES], key_rnd[2 * HAETAE_SEEDBYTES];
     uint8_t pk[HAETAE_SEEDBYTES + HAETAE_KMAX * 512];
+    struct haetae_gauss_ws gauss;
 };
 
 static inline int32_t fix_round(int32_t v) { return (v + (HAETAE_LN / 2)) >> HAETAE_LNBITS; }
@@ -297,7 +309,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
     uint16_t counter = 0;
     for (;;) {
         uint8_t b;
-        counter = haetae_sample_hyperball(p, w->y, &b, w->seed, counter);
+        counter = haetae_sample_hyperball(p, &w->gauss, w->y, &b, w->seed, counter);
 
         /* commitment: high bits of A round(y) mod 2q, and the parity of
          * round(y1)[0] */

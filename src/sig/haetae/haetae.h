@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/keccak.h"
+
 #define HAETAE_N 256
 #define HAETAE_Q 64513
 #define HAETAE_DQ (2 * HAETAE_Q)
@@ -80,7 +82,10 @@ void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b
 
 /* ---- polynomial sampling and packing (haetae_poly.c) ---- */
 void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce);
+void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
+                              const uint8_t seed[HAETAE_SEEDBYTES]);
 void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
+void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
 void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]);
 size_t haetae_challenge_input_bytes(const struct haetae_params *p);
@@ -105,9 +110,33 @@ int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 /* Order-preserving compaction: moves the entries with keep[i] = 1 to the
  * front, in their order, without secret-dependent branches or indices. */
 void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n);
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, int32_t y[][HAETAE_N],
-                                 uint8_t *b, const uint8_t seed[HAETAE_CRHBYTES],
-                                 uint16_t nonce);
+/* Hyperball candidates are 26-byte pieces; the first squeeze is
+ * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a
+ * time. */
+#define HAETAE_CAND_BYTES 26
+#define HAETAE_FIRST_BLOCKS 49
+#define HAETAE_CAND_CAP 512
+/* One polynomial's sampling state (see haetae_sampler.c). */
+struct haetae_gauss_lane {
+    uint64_t val[HAETAE_CAND_CAP];
+    uint8_t keep[HAETAE_CAND_CAP];
+    size_t n, ncarry;
+    unsigned len;
+    uint32_t count;
+    int done;
+    unsigned __int128 sum;
+    uint8_t carry[HAETAE_CAND_BYTES];
+};
+/* Working memory of the hyperball sampler (large: kept off the stack). */
+struct haetae_gauss_ws {
+    struct haetae_gauss_lane lanes[4];
+    uint8_t buf[4][HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE];
+    uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
+    uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
+};
+uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_gauss_ws *ws,
+                                 int32_t y[][HAETAE_N], uint8_t *b,
+                                 const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 
 /* ---- key singular value (haetae_fft.c) ---- */
 int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys);

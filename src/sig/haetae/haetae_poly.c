@@ -8,36 +8,57 @@
 #include "common/keccak.h"
 #include "haetae.h"
 
-static void stream_init(kpqc_keccak *st, int shake256, const uint8_t *seed, size_t seedlen,
-                        uint16_t nonce) {
-    uint8_t t[2] = {(uint8_t)nonce, (uint8_t)(nonce >> 8)};
-    if (shake256)
-        kpqc_shake256_init(st);
-    else
-        kpqc_shake128_init(st);
-    kpqc_keccak_absorb(st, seed, seedlen);
-    kpqc_keccak_absorb(st, t, 2);
+/* Four streams SHAKE(seed || nonce_j) side by side (AVX2 when available). */
+static void stream4_init(kpqc_keccakx4 *st, unsigned rate, const uint8_t *seed, size_t seedlen,
+                         const uint16_t nonce[4]) {
+    uint8_t in[4][HAETAE_CRHBYTES + 2];
+    for (unsigned j = 0; j < 4; j++) {
+        memcpy(in[j], seed, seedlen);
+        in[j][seedlen] = (uint8_t)nonce[j];
+        in[j][seedlen + 1] = (uint8_t)(nonce[j] >> 8);
+    }
+    kpqc_keccakx4_absorb_once(st, rate, 0x1f, in[0], in[1], in[2], in[3], seedlen + 2);
+    kpqc_wipe(in, sizeof in);
 }
 
-/* Coefficients in [0, q) by rejection of 16-bit little-endian words of
- * SHAKE128(seed || nonce).  The seed is public. */
-void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce) {
-    kpqc_keccak st;
-    uint8_t buf[4 * KPQC_SHAKE128_RATE];
-    size_t len = sizeof buf, pos = 0;
-    unsigned ctr = 0;
-    stream_init(&st, 0, seed, HAETAE_SEEDBYTES, nonce);
-    kpqc_keccak_squeezeblocks(&st, buf, 4);
-    while (ctr < HAETAE_N) {
-        if (pos + 2 > len) { /* the rate is even: no byte is left over */
-            kpqc_keccak_squeezeblocks(&st, buf, 1);
-            len = KPQC_SHAKE128_RATE;
-            pos = 0;
-        }
+/* Coefficients in [0, q): 16-bit little-endian words below q. */
+static unsigned rej_uniform(hpoly *a, unsigned ctr, const uint8_t *buf, size_t len) {
+    for (size_t pos = 0; ctr < HAETAE_N && pos + 2 <= len; pos += 2) {
         uint32_t t = buf[pos] | (uint32_t)buf[pos + 1] << 8;
-        pos += 2;
         if (t < HAETAE_Q) a->c[ctr++] = (int32_t)t;
     }
+    return ctr;
+}
+
+/* a[i] from SHAKE128(seed || nonce[i]), four at a time.  The seed is
+ * public. */
+void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
+                              const uint8_t seed[HAETAE_SEEDBYTES]) {
+    for (size_t g = 0; g < n; g += 4) {
+        kpqc_keccakx4 st;
+        uint8_t buf[4][4 * KPQC_SHAKE128_RATE];
+        hpoly dummy;
+        hpoly *dst[4];
+        uint16_t nn[4];
+        unsigned ctr[4];
+        for (unsigned j = 0; j < 4; j++) {
+            dst[j] = g + j < n ? a[g + j] : &dummy;
+            nn[j] = g + j < n ? nonce[g + j] : 0;
+        }
+        stream4_init(&st, KPQC_SHAKE128_RATE, seed, HAETAE_SEEDBYTES, nn);
+        kpqc_keccakx4_squeezeblocks(&st, buf[0], buf[1], buf[2], buf[3], 4);
+        for (unsigned j = 0; j < 4; j++)
+            ctr[j] = g + j < n ? rej_uniform(dst[j], 0, buf[j], sizeof buf[j]) : HAETAE_N;
+        /* the rate is even: no byte is left over between blocks */
+        while (ctr[0] < HAETAE_N || ctr[1] < HAETAE_N || ctr[2] < HAETAE_N || ctr[3] < HAETAE_N) {
+            kpqc_keccakx4_squeezeblocks(&st, buf[0], buf[1], buf[2], buf[3], 1);
+            for (unsigned j = 0; j < 4; j++) ctr[j] = rej_uniform(dst[j], ctr[j], buf[j], KPQC_SHAKE128_RATE);
+        }
+    }
+}
+
+void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce) {
+    haetae_poly_uniform_many(&a, &nonce, 1, seed);
 }
 
 /*
@@ -49,40 +70,44 @@ void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_
  */
 #define ETA_BYTES_NEEDED ((HAETAE_N + 4) / 5)
 #define ETA_WINDOW 64
-void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    kpqc_keccak st;
+
+struct eta_lane {
     uint64_t val[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
     uint8_t keep[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
-    uint8_t block[KPQC_SHAKE256_RATE];
-    size_t n = 0;
-    stream_init(&st, 1, seed, HAETAE_CRHBYTES, nonce);
-    for (;;) {
-        kpqc_keccak_squeezeblocks(&st, block, 1);
-        uint32_t count = 0, count_window = 0;
-        for (size_t i = 0; i < n; i++) count += keep[i];
-        for (size_t i = 0; i < KPQC_SHAKE256_RATE; i++) {
-            val[n + i] = block[i];
-            keep[n + i] = (uint8_t)(((uint32_t)block[i] - 243) >> 31);
-            count += keep[n + i];
-            if (n + i == ETA_WINDOW - 1) count_window = count;
-        }
-        if (n == 0) {
-            uint32_t window_enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count_window) >> 31;
-            KPQC_CT_DECLASSIFY(&window_enough, sizeof window_enough);
-            if (window_enough) {
-                haetae_ct_compact(val, keep, ETA_WINDOW);
-                break;
-            }
-        }
-        n += KPQC_SHAKE256_RATE;
-        haetae_ct_compact(val, keep, n);
-        uint32_t enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count) >> 31;
-        KPQC_CT_DECLASSIFY(&enough, sizeof enough);
-        if (enough) break;
-        n = ETA_BYTES_NEEDED; /* the accepted bytes are all in front */
+    size_t n;
+    int done;
+};
+
+static void eta_feed(struct eta_lane *l, const uint8_t block[KPQC_SHAKE256_RATE]) {
+    uint32_t count = 0, count_window = 0;
+    size_t n = l->n;
+    for (size_t i = 0; i < n; i++) count += l->keep[i];
+    for (size_t i = 0; i < KPQC_SHAKE256_RATE; i++) {
+        l->val[n + i] = block[i];
+        l->keep[n + i] = (uint8_t)(((uint32_t)block[i] - 243) >> 31);
+        count += l->keep[n + i];
+        if (n + i == ETA_WINDOW - 1) count_window = count;
     }
+    if (n == 0) {
+        uint32_t window_enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count_window) >> 31;
+        KPQC_CT_DECLASSIFY(&window_enough, sizeof window_enough);
+        if (window_enough) {
+            haetae_ct_compact(l->val, l->keep, ETA_WINDOW);
+            l->done = 1;
+            return;
+        }
+    }
+    n += KPQC_SHAKE256_RATE;
+    haetae_ct_compact(l->val, l->keep, n);
+    uint32_t enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count) >> 31;
+    KPQC_CT_DECLASSIFY(&enough, sizeof enough);
+    l->done = (int)enough;
+    l->n = ETA_BYTES_NEEDED; /* the accepted bytes are all in front */
+}
+
+static void eta_digits(hpoly *a, const struct eta_lane *l) {
     for (unsigned i = 0; i < HAETAE_N; i += 5) {
-        uint32_t t = (uint32_t)val[i / 5];
+        uint32_t t = (uint32_t)l->val[i / 5];
         for (unsigned d = 0; d < 5 && i + d < HAETAE_N; d++) {
             uint32_t t3 = (t * 171) >> 9; /* t / 3 for t < 243 */
             int32_t digit = (int32_t)(t - 3 * t3);
@@ -90,9 +115,35 @@ void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t non
             t = t3;
         }
     }
-    kpqc_wipe(val, sizeof val);
-    kpqc_wipe(block, sizeof block);
-    kpqc_keccak_wipe(&st);
+}
+
+/* a[i] from SHAKE256(seed || nonce0 + i), four at a time. */
+void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0) {
+    struct eta_lane lanes[4];
+    for (size_t g = 0; g < n; g += 4) {
+        kpqc_keccakx4 st;
+        uint8_t block[4][KPQC_SHAKE256_RATE];
+        uint16_t nn[4];
+        for (unsigned j = 0; j < 4; j++) {
+            nn[j] = (uint16_t)(nonce0 + g + j);
+            lanes[j].n = 0;
+            lanes[j].done = g + j >= n;
+        }
+        stream4_init(&st, KPQC_SHAKE256_RATE, seed, HAETAE_CRHBYTES, nn);
+        while (!(lanes[0].done && lanes[1].done && lanes[2].done && lanes[3].done)) {
+            kpqc_keccakx4_squeezeblocks(&st, block[0], block[1], block[2], block[3], 1);
+            for (unsigned j = 0; j < 4; j++)
+                if (!lanes[j].done) eta_feed(&lanes[j], block[j]);
+        }
+        for (unsigned j = 0; j < 4 && g + j < n; j++) eta_digits(&a[g + j], &lanes[j]);
+        kpqc_wipe(block, sizeof block);
+        kpqc_wipe(&st, sizeof st);
+    }
+    kpqc_wipe(lanes, sizeof lanes);
+}
+
+void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
+    haetae_poly_eta_many(a, 1, seed, nonce);
 }
 
 size_t haetae_challenge_input_bytes(const struct haetae_params *p) {

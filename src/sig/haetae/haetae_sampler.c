@@ -20,13 +20,8 @@
 
 typedef unsigned __int128 u128;
 
-#define CAND_BYTES 26
+#define CAND_BYTES HAETAE_CAND_BYTES
 #define CDT_LEN 166
-/* Candidates after the sign bytes of the reference's first squeeze of
- * ceil(26 * 256 / 136) blocks; further ones come a block's worth at a time. */
-#define FIRST_BATCH ((49 * KPQC_SHAKE256_RATE - HAETAE_N / 8) / CAND_BYTES)
-#define NEXT_BATCH 5
-#define CAND_CAP 512
 
 /* floor(CDF(k) * 2^83), CDF of the half-Gaussian rho(k) = exp(-k^2/512),
  * k >= 0, split at bit 42 so that both halves compare as signed 64-bit
@@ -179,7 +174,7 @@ static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BY
 }
 
 void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n) {
-    uint16_t d[CAND_CAP + 64];
+    uint16_t d[HAETAE_CAND_CAP + 64];
     uint16_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
         d[i] = dropped;
@@ -201,69 +196,91 @@ void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n) {
 }
 
 /*
- * One polynomial of the Gaussian vector: the signs of len/8 bytes, then
- * candidates until len are accepted.  The first 256 values are written;
- * the squared values of all len accepted ones are added to *sqsum.
+ * One polynomial of the Gaussian vector, fed its stream piece by piece:
+ * candidates until len are accepted.  The squared values of the first len
+ * accepted ones are summed; the first 256 values are the output.
  */
-static void gauss_poly(uint64_t out[HAETAE_N], uint8_t signs[HAETAE_N / 8], u128 *sqsum,
-                       const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce, unsigned len) {
-    kpqc_keccak st;
-    uint8_t t[2] = {(uint8_t)nonce, (uint8_t)(nonce >> 8)};
-    uint8_t buf[FIRST_BATCH * CAND_BYTES];
-    uint64_t val[CAND_CAP];
-    uint8_t keep[CAND_CAP];
-    size_t n = 0;
-    uint32_t count = 0;
-    u128 sum = 0;
-
-    kpqc_shake256_init(&st);
-    kpqc_keccak_absorb(&st, seed, HAETAE_CRHBYTES);
-    kpqc_keccak_absorb(&st, t, 2);
-    kpqc_keccak_squeeze(&st, signs, HAETAE_N / 8);
-    for (size_t batch = FIRST_BATCH;; batch = NEXT_BATCH) {
-        if (n + batch > CAND_CAP) {
-            /* all accepted ones so far (fewer than len) go to the front */
-            haetae_ct_compact(val, keep, n);
-            n = len;
-        }
-        kpqc_keccak_squeeze(&st, buf, batch * CAND_BYTES);
-        for (size_t i = 0; i < batch; i++) {
-            u128 sq;
-            uint32_t acc = gauss_candidate(&val[n + i], &sq, buf + CAND_BYTES * i);
-            uint32_t wanted = acc & ((count - len) >> 31); /* accepted, and count < len */
-            u128 m = (u128)0 - wanted;
-            sum += sq & m;
-            count += acc;
-            keep[n + i] = (uint8_t)acc;
-        }
-        n += batch;
-        uint32_t done = ((uint32_t)len - 1 - count) >> 31; /* count >= len */
-        KPQC_CT_DECLASSIFY(&done, sizeof done);
-        if (done) break;
+static void gauss_candidate_into(struct haetae_gauss_lane *g, const uint8_t r[CAND_BYTES]) {
+    if (g->n == HAETAE_CAND_CAP) {
+        /* the first len accepted ones so far go to the front */
+        haetae_ct_compact(g->val, g->keep, g->n);
+        g->n = g->len;
     }
-    haetae_ct_compact(val, keep, n);
-    memcpy(out, val, HAETAE_N * sizeof(uint64_t));
-    *sqsum += sum;
-    kpqc_wipe(val, sizeof val);
-    kpqc_wipe(buf, sizeof buf);
-    kpqc_keccak_wipe(&st);
+    u128 sq;
+    uint32_t acc = gauss_candidate(&g->val[g->n], &sq, r);
+    uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
+    g->sum += sq & ((u128)0 - wanted);
+    g->count += acc;
+    g->keep[g->n++] = (uint8_t)acc;
 }
 
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, int32_t y[][HAETAE_N],
-                                 uint8_t *b, const uint8_t seed[HAETAE_CRHBYTES],
-                                 uint16_t nonce) {
+static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t len) {
+    size_t pos = 0;
+    if (g->ncarry) { /* a candidate straddling two pieces */
+        pos = CAND_BYTES - g->ncarry;
+        memcpy(g->carry + g->ncarry, bytes, pos);
+        gauss_candidate_into(g, g->carry);
+    }
+    for (; pos + CAND_BYTES <= len; pos += CAND_BYTES) gauss_candidate_into(g, bytes + pos);
+    g->ncarry = len - pos;
+    memcpy(g->carry, bytes + pos, g->ncarry);
+    uint32_t done = ((uint32_t)g->len - 1 - g->count) >> 31; /* count >= len */
+    KPQC_CT_DECLASSIFY(&done, sizeof done);
+    g->done = (int)done;
+}
+
+/* Rows r0.. r0+3 (those below rows) of the Gaussian vector, four SHAKE256
+ * streams side by side; the first two rows of the vector take 257 samples. */
+static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u128 *sqsum,
+                       const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
+    kpqc_keccakx4 st;
+    uint8_t in[4][HAETAE_CRHBYTES + 2];
+    struct haetae_gauss_lane *g = ws->lanes;
+    for (unsigned j = 0; j < 4; j++) {
+        uint16_t nn = (uint16_t)(nonce + j);
+        memcpy(in[j], seed, HAETAE_CRHBYTES);
+        in[j][HAETAE_CRHBYTES] = (uint8_t)nn;
+        in[j][HAETAE_CRHBYTES + 1] = (uint8_t)(nn >> 8);
+        g[j].n = 0;
+        g[j].len = r0 + j < 2 ? HAETAE_N + 1 : HAETAE_N;
+        g[j].count = 0;
+        g[j].sum = 0;
+        g[j].ncarry = 0;
+        g[j].done = r0 + j >= rows;
+    }
+    kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
+    kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
+    for (unsigned j = 0; j < 4; j++) {
+        if (g[j].done) continue;
+        memcpy(ws->signs + (r0 + j) * (HAETAE_N / 8), ws->buf[j], HAETAE_N / 8);
+        gauss_feed(&g[j], ws->buf[j] + HAETAE_N / 8, HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE - HAETAE_N / 8);
+    }
+    while (!(g[0].done && g[1].done && g[2].done && g[3].done)) {
+        kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], 1);
+        for (unsigned j = 0; j < 4; j++)
+            if (!g[j].done) gauss_feed(&g[j], ws->buf[j], KPQC_SHAKE256_RATE);
+    }
+    for (unsigned j = 0; j < 4 && r0 + j < rows; j++) {
+        haetae_ct_compact(g[j].val, g[j].keep, g[j].n);
+        memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
+        *sqsum += g[j].sum;
+    }
+    kpqc_wipe(&st, sizeof st);
+    kpqc_wipe(in, sizeof in);
+}
+
+uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_gauss_ws *ws,
+                                 int32_t y[][HAETAE_N], uint8_t *b,
+                                 const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
     const unsigned rows = p->l + p->k;
-    uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
-    uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
     const uint64_t bound = p->b0sq * HAETAE_LN * HAETAE_LN;
     uint16_t ni = nonce;
     for (;;) {
         u128 sq = 0;
         /* two extra coordinates: the ball is the projection of a sphere of
          * dimension n (l + k) + 2 */
-        for (unsigned i = 0; i < rows; i++)
-            gauss_poly(samples + HAETAE_N * i, signs + HAETAE_N / 8 * i, &sq, seed, ni++,
-                       i < 2 ? HAETAE_N + 1 : HAETAE_N);
+        for (unsigned r0 = 0; r0 < rows; r0 += 4) gauss_rows(ws, r0, rows, &sq, seed, (uint16_t)(ni + r0));
+        ni = (uint16_t)(ni + rows);
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
         hfix scale = haetae_fix_mul_u64(haetae_fix_invsqrt(p, xhalf), p->radius_scale);
@@ -271,7 +288,7 @@ uint16_t haetae_sample_hyperball(const struct haetae_params *p, int32_t y[][HAET
         for (unsigned i = 0; i < rows; i++) {
             for (unsigned j = 0; j < HAETAE_N; j++) {
                 unsigned idx = HAETAE_N * i + j;
-                int32_t v = haetae_fix_scale_round(samples[idx], scale, (signs[idx / 8] >> (idx % 8)) & 1);
+                int32_t v = haetae_fix_scale_round(ws->samples[idx], scale, (ws->signs[idx / 8] >> (idx % 8)) & 1);
                 y[i][j] = v;
                 norm += (uint64_t)((int64_t)v * v);
             }
@@ -285,7 +302,6 @@ uint16_t haetae_sample_hyperball(const struct haetae_params *p, int32_t y[][HAET
     tmp[HAETAE_CRHBYTES] = (uint8_t)ni;
     tmp[HAETAE_CRHBYTES + 1] = (uint8_t)(ni >> 8);
     kpqc_shake256(b, 1, tmp, sizeof tmp);
-    kpqc_wipe(samples, sizeof samples);
     kpqc_wipe(tmp, sizeof tmp);
     return ni;
 }
