@@ -1,7 +1,8 @@
 /*
  * HAETAE internals and encoding rules: the NTT product against schoolbook
- * negacyclic multiplication, the rANS coder round trip and its refusals,
- * the oblivious compaction, sign/verify round trips, refusal of non-zero
+ * negacyclic multiplication, the FFT's vector path against the portable
+ * one, the rANS coder round trip and its refusals, the oblivious
+ * compaction, sign/verify round trips, refusal of non-zero
  * padding and of malformed or truncated signatures (exact-size heap
  * buffers, so AddressSanitizer sees any read past the end), and
  * verification of v1.1.2 signatures (same keys, older sampler).
@@ -121,6 +122,30 @@ static void test_rans(void) {
             uint8_t tiny[3] = {0, 0, 0x80};
             CHECK(haetae_rans_decode(back, n, t, tiny, sizeof tiny) != 0);
         }
+    }
+}
+
+/* The vector FFT equals the portable one bit for bit; a monomial evaluates
+ * to modulus 1 everywhere. */
+static void test_fft(void) {
+    for (unsigned trial = 0; trial < 40; trial++) {
+        hpoly a;
+        int32_t range = trial < 20 ? 2 : 8;
+        for (unsigned i = 0; i < N; i++) a.c[i] = (int32_t)(rnd32() % (uint32_t)(2 * range + 1)) - range;
+        int32_t s1[N] = {0}, s2[N] = {0};
+        haetae_fft_sqabs_acc(s1, &a);
+        haetae_fft_sqabs_acc_portable(s2, &a);
+        CHECK_MSG(memcmp(s1, s2, sizeof s1) == 0, "FFT paths differ (trial %u)", trial);
+    }
+    for (unsigned e = 0; e < N; e += 51) {
+        hpoly a;
+        memset(&a, 0, sizeof a);
+        a.c[e] = 1;
+        int32_t s[N] = {0};
+        haetae_fft_sqabs_acc(s, &a);
+        int ok = 1;
+        for (unsigned j = 0; j < N; j++) ok &= s[j] > 65536 - 64 && s[j] < 65536 + 64;
+        CHECK_MSG(ok, "|X^%u| != 1", e);
     }
 }
 
@@ -301,6 +326,7 @@ int main(void) {
     }
     test_ntt();
     test_rans();
+    test_fft();
     test_compact();
     test_signatures();
     test_legacy();

@@ -7,6 +7,7 @@
  * branch or index depends on the key.
  */
 #include "haetae.h"
+#include "internal.h"
 
 /* round(2^16 * exp(-i*pi*k/256)) for k = 0..255 (real, imaginary). */
 static const int32_t fft_roots[256][2] = {
@@ -129,14 +130,27 @@ static inline void minmax(int32_t *x, int32_t *y) {
     *y = b ^ m;
 }
 
+void haetae_fft_sqabs_acc_portable(int32_t sum[HAETAE_N], const hpoly *a) {
+    int32_t re[HAETAE_N], im[HAETAE_N];
+    fft_poly(re, im, a);
+    for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += mulrnd16(re[j], re[j]) + mulrnd16(im[j], im[j]);
+}
+
+void haetae_fft_sqabs_acc(int32_t sum[HAETAE_N], const hpoly *a) {
+#if defined(__x86_64__)
+    if (kpqc_use_avx2()) {
+        haetae_fft_sqabs_acc_avx2(sum, a, fft_roots);
+        return;
+    }
+#endif
+    haetae_fft_sqabs_acc_portable(sum, a);
+}
+
 int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys) {
-    int32_t sum[HAETAE_N] = {0}, re[HAETAE_N], im[HAETAE_N];
+    int32_t sum[HAETAE_N] = {0};
     int32_t best[HAETAE_N / 58 + 1];
     const unsigned nbest = HAETAE_N / p->tau + 1;
-    for (unsigned i = 0; i < npolys; i++) {
-        fft_poly(re, im, &s[i]);
-        for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += mulrnd16(re[j], re[j]) + mulrnd16(im[j], im[j]);
-    }
+    for (unsigned i = 0; i < npolys; i++) haetae_fft_sqabs_acc(sum, &s[i]);
     for (unsigned j = 0; j < nbest; j++) best[j] = sum[j];
     for (unsigned i = nbest; i < HAETAE_N; i++)
         for (unsigned j = 0; j < nbest; j++) minmax(&sum[i], &best[j]);
