@@ -88,7 +88,8 @@ static inline unsigned bitrev8(unsigned x) {
 }
 
 /* Evaluations of a(X) at exp(-i pi (2j + 1) / 256): twist by the odd
- * root, then a radix-2 FFT on bit-reversed input. */
+ * root, then a radix-2 FFT on bit-reversed input.  The roots 1 and -i
+ * multiply exactly (roundings included), so those butterflies only add. */
 static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a) {
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);
@@ -96,21 +97,20 @@ static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a)
         im[t] = a->c[i] * fft_roots[i][1];
     }
     for (unsigned r = 1; r <= 8; r++) {
-        unsigned half = 1u << (r - 1);
-        for (unsigned n = 0; n < HAETAE_N; n += 2 * half) {
-            for (unsigned k = 0; k < half; k++) {
-                const unsigned tw = k << (9 - r);
-                const int32_t *w = fft_roots[tw];
-                unsigned e = n + k, o = e + half;
+        const unsigned half = 1u << (r - 1), sh = 9 - r;
+        for (unsigned k = 0; k < half; k++) {
+            const unsigned tw = k << sh;
+            const int32_t w0 = fft_roots[tw][0], w1 = fft_roots[tw][1];
+            for (unsigned e = k; e < HAETAE_N; e += 2 * half) {
+                const unsigned o = e + half;
                 int32_t tr, ti;
-                /* the roots 1 and -i multiply exactly, roundings included */
                 if (tw == 0) {
                     tr = re[o], ti = im[o];
                 } else if (tw == 128) {
                     tr = im[o], ti = -re[o];
                 } else {
-                    tr = mulrnd16(w[0], re[o]) - mulrnd16(w[1], im[o]);
-                    ti = mulrnd16(w[0], im[o]) + mulrnd16(w[1], re[o]);
+                    tr = mulrnd16(w0, re[o]) - mulrnd16(w1, im[o]);
+                    ti = mulrnd16(w0, im[o]) + mulrnd16(w1, re[o]);
                 }
                 re[o] = re[e] - tr;
                 im[o] = im[e] - ti;

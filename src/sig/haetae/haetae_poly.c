@@ -71,34 +71,56 @@ void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_
 #define ETA_BYTES_NEEDED ((HAETAE_N + 4) / 5)
 #define ETA_WINDOW 64
 
+/* Entries of the byte compaction: value in bits 0-7, "accepted" in bit 8,
+ * the number of refused bytes before it in bits 9-16. */
+#define ETA_KEEP (UINT32_C(1) << 8)
+#define ETA_D_SHIFT 9
+
 struct eta_lane {
-    uint64_t val[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
-    uint8_t keep[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
+    uint32_t e[ETA_BYTES_NEEDED + KPQC_SHAKE256_RATE];
     size_t n;
     int done;
 };
 
+/* Order-preserving oblivious compaction of the accepted bytes, as
+ * haetae_ct_compact but with each entry in one word. */
+static void eta_compact(uint32_t *e, size_t n) {
+    uint32_t dropped = 0;
+    for (size_t i = 0; i < n; i++) {
+        e[i] = (e[i] & 0x1ff) | (dropped << ETA_D_SHIFT);
+        dropped += 1 - ((e[i] >> 8) & 1);
+    }
+    for (unsigned k = 0; ((size_t)1 << k) < n; k++) {
+        const size_t s = (size_t)1 << k;
+        for (size_t j = s; j < n; j++) {
+            uint32_t m = 0 - ((e[j] >> 8) & (e[j] >> (ETA_D_SHIFT + k)) & 1);
+            e[j - s] = (e[j - s] & ~m) | (e[j] & m);
+            e[j] &= ~(m & ETA_KEEP);
+        }
+    }
+}
+
 static void eta_feed(struct eta_lane *l, const uint8_t block[KPQC_SHAKE256_RATE]) {
     uint32_t count = 0, count_window = 0;
     size_t n = l->n;
-    for (size_t i = 0; i < n; i++) count += l->keep[i];
+    for (size_t i = 0; i < n; i++) count += (l->e[i] >> 8) & 1;
     for (size_t i = 0; i < KPQC_SHAKE256_RATE; i++) {
-        l->val[n + i] = block[i];
-        l->keep[n + i] = (uint8_t)(((uint32_t)block[i] - 243) >> 31);
-        count += l->keep[n + i];
+        uint32_t keep = ((uint32_t)block[i] - 243) >> 31;
+        l->e[n + i] = block[i] | (keep << 8);
+        count += keep;
         if (n + i == ETA_WINDOW - 1) count_window = count;
     }
     if (n == 0) {
         uint32_t window_enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count_window) >> 31;
         KPQC_CT_DECLASSIFY(&window_enough, sizeof window_enough);
         if (window_enough) {
-            haetae_ct_compact(l->val, l->keep, ETA_WINDOW);
+            eta_compact(l->e, ETA_WINDOW);
             l->done = 1;
             return;
         }
     }
     n += KPQC_SHAKE256_RATE;
-    haetae_ct_compact(l->val, l->keep, n);
+    eta_compact(l->e, n);
     uint32_t enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count) >> 31;
     KPQC_CT_DECLASSIFY(&enough, sizeof enough);
     l->done = (int)enough;
@@ -107,7 +129,7 @@ static void eta_feed(struct eta_lane *l, const uint8_t block[KPQC_SHAKE256_RATE]
 
 static void eta_digits(hpoly *a, const struct eta_lane *l) {
     for (unsigned i = 0; i < HAETAE_N; i += 5) {
-        uint32_t t = (uint32_t)l->val[i / 5];
+        uint32_t t = l->e[i / 5] & 0xff;
         for (unsigned d = 0; d < 5 && i + d < HAETAE_N; d++) {
             uint32_t t3 = (t * 171) >> 9; /* t / 3 for t < 243 */
             int32_t digit = (int32_t)(t - 3 * t3);
