@@ -1,11 +1,11 @@
 /*
  * HAETAE internals and encoding rules: the NTT product against schoolbook
- * negacyclic multiplication, the FFT's vector path against the portable
- * one, the rANS coder round trip and its refusals, the oblivious
- * compaction, sign/verify round trips, refusal of non-zero
- * padding and of malformed or truncated signatures (exact-size heap
- * buffers, so AddressSanitizer sees any read past the end), and
- * verification of v1.1.2 signatures (same keys, older sampler).
+ * negacyclic multiplication, the vector FFT and CDT sample against the
+ * portable ones, the rANS coder round trip and its refusals, the oblivious
+ * compaction, sign/verify round trips, refusal of non-zero padding and of
+ * malformed or truncated signatures (exact-size heap buffers, so
+ * AddressSanitizer sees any read past the end), and verification of v1.1.2
+ * signatures (same keys, older sampler).
  */
 #include <string.h>
 
@@ -147,6 +147,31 @@ static void test_fft(void) {
         for (unsigned j = 0; j < N; j++) ok &= s[j] > 65536 - 64 && s[j] < 65536 + 64;
         CHECK_MSG(ok, "|X^%u| != 1", e);
     }
+}
+
+/* The CDT sample counts the entries below the input: checked at every
+ * entry and its neighbours, on both paths. */
+static void test_cdt(void) {
+    for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
+        unsigned __int128 e = ((unsigned __int128)haetae_cdt_hi[i] << HAETAE_CDT_SPLIT) | (uint64_t)haetae_cdt_lo[i];
+        for (int delta = -1; delta <= 1; delta++) {
+            unsigned __int128 r = e + (unsigned __int128)(__int128)delta;
+            if (r >> 83) continue;
+            uint64_t want = 0;
+            for (unsigned j = 0; j < HAETAE_CDT_PADDED; j++) {
+                unsigned __int128 f = ((unsigned __int128)haetae_cdt_hi[j] << HAETAE_CDT_SPLIT) | (uint64_t)haetae_cdt_lo[j];
+                want += r > f;
+            }
+            uint64_t lo = (uint64_t)r;
+            uint32_t hi = (uint32_t)(r >> 64);
+            CHECK(haetae_cdt_sample_portable(lo, hi) == want);
+#if defined(__x86_64__)
+            if (kpqc_use_avx2()) CHECK(haetae_cdt_sample_avx2(lo, hi) == want);
+#endif
+        }
+    }
+    CHECK(haetae_cdt_sample_portable(0, 0) == 0);
+    CHECK(haetae_cdt_sample_portable(~UINT64_C(0), 0x7ffff) == 166);
 }
 
 static void test_compact(void) {
@@ -327,6 +352,7 @@ int main(void) {
     test_ntt();
     test_rans();
     test_fft();
+    test_cdt();
     test_compact();
     test_signatures();
     test_legacy();

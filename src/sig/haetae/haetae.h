@@ -110,6 +110,15 @@ int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 /* Order-preserving compaction: moves the entries with keep[i] = 1 to the
  * front, in their order, without secret-dependent branches or indices. */
 void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n);
+/* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
+ * low halves, padded to a multiple of four entries; a sample counts the
+ * entries below its 83 random bits. */
+#define HAETAE_CDT_SPLIT 42
+#define HAETAE_CDT_PADDED 168
+extern const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED], haetae_cdt_lo[HAETAE_CDT_PADDED];
+uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
+uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
+
 /* Hyperball candidates are 26-byte pieces; the first squeeze is
  * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a
  * time. */
@@ -126,6 +135,7 @@ struct haetae_gauss_lane {
     int done;
     unsigned __int128 sum;
     uint8_t carry[HAETAE_CAND_BYTES];
+    uint64_t (*cdt)(uint64_t lo, uint32_t hi);
 };
 /* Working memory of the hyperball sampler (large: kept off the stack). */
 struct haetae_gauss_ws {

@@ -17,17 +17,18 @@
 #include "common/ct.h"
 #include "common/keccak.h"
 #include "haetae.h"
+#include "internal.h"
 
 typedef unsigned __int128 u128;
 
 #define CAND_BYTES HAETAE_CAND_BYTES
-#define CDT_LEN 166
+
+typedef uint64_t (*cdt_fn)(uint64_t lo, uint32_t hi);
 
 /* floor(CDF(k) * 2^83), CDF of the half-Gaussian rho(k) = exp(-k^2/512),
  * k >= 0, split at bit 42 so that both halves compare as signed 64-bit
- * differences (which vectorises). */
-#define CDT_SPLIT 42
-static const int64_t cdt_hi[CDT_LEN] = {
+ * differences (which vectorises); two entries of padding. */
+const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED] = {
     0x018e942a95c, 0x031c613ce08, 0x04a7db5a371, 0x062f7d961e8,
     0x07b1ce6e10f, 0x092d640ad8b, 0x0aa0e83513c, 0x0c0b1bea831,
     0x0d6ada844e1, 0x0ebf1c6149b, 0x1006f90a806, 0x1141a8cb94c,
@@ -70,8 +71,9 @@ static const int64_t cdt_hi[CDT_LEN] = {
     0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
     0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
     0x1ffffffffff, 0x1ffffffffff,
+    0x1ffffffffff, 0x1ffffffffff, /* padding: never below the input */
 };
-static const int64_t cdt_lo[CDT_LEN] = {
+const int64_t haetae_cdt_lo[HAETAE_CDT_PADDED] = {
     0x2bc88db1e28, 0x0e69064b2ee, 0x04dd1418704, 0x04d9b97b1dd,
     0x0e0a65d0050, 0x0b869003e7d, 0x194f8bf43c6, 0x3acb211b4db,
     0x3f7f524be80, 0x0a6f2ceb77f, 0x2906b7dad17, 0x37a1966b9a7,
@@ -114,17 +116,18 @@ static const int64_t cdt_lo[CDT_LEN] = {
     0x3fffffffb1b, 0x3fffffffd60, 0x3fffffffe9a, 0x3ffffffff43,
     0x3ffffffff9e, 0x3ffffffffce, 0x3ffffffffe7, 0x3fffffffff4,
     0x3fffffffffb, 0x3fffffffffe,
+    0x3ffffffffff, 0x3ffffffffff, /* padding: never below the input */
 };
 /* Number of table entries below the 83-bit uniform value: a sample of the
  * half-Gaussian of width 16.  rnd > e exactly when the low halves borrow
  * into a negative difference of the high halves. */
-static uint64_t cdt_sample(uint64_t lo, uint32_t hi) {
-    const int64_t r_lo = (int64_t)(lo & ((UINT64_C(1) << CDT_SPLIT) - 1));
-    const int64_t r_hi = (int64_t)((lo >> CDT_SPLIT) | ((uint64_t)hi << (64 - CDT_SPLIT)));
+uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
+    const int64_t r_lo = (int64_t)(lo & ((UINT64_C(1) << HAETAE_CDT_SPLIT) - 1));
+    const int64_t r_hi = (int64_t)((lo >> HAETAE_CDT_SPLIT) | ((uint64_t)hi << (64 - HAETAE_CDT_SPLIT)));
     uint64_t x = 0;
-    for (unsigned i = 0; i < CDT_LEN; i++) {
-        uint64_t borrow = (uint64_t)(cdt_lo[i] - r_lo) >> 63;
-        x += (uint64_t)(cdt_hi[i] - r_hi - (int64_t)borrow) >> 63;
+    for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
+        uint64_t borrow = (uint64_t)(haetae_cdt_lo[i] - r_lo) >> 63;
+        x += (uint64_t)(haetae_cdt_hi[i] - r_hi - (int64_t)borrow) >> 63;
     }
     return x;
 }
@@ -156,8 +159,9 @@ static inline uint64_t load_le(const uint8_t *p, unsigned n) {
 
 /* One candidate from 26 bytes: 83 bits for the CDT, 48 for the acceptance
  * test, 72 for the fractional part.  Returns 1 when accepted. */
-static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BYTES]) {
-    uint64_t x = cdt_sample(load_le(r, 8), (uint32_t)load_le(r + 8, 3) & 0x7ffff);
+static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BYTES],
+                                cdt_fn cdt) {
+    uint64_t x = cdt(load_le(r, 8), (uint32_t)load_le(r + 8, 3) & 0x7ffff);
     uint64_t rej = load_le(r + 11, 6);
     hfix y = {load_le(r + 17, 6), load_le(r + 23, 3) | (x << 24)};
     uint64_t v = (((y.lo >> 15) + 1) >> 1) + (y.hi << 32);
@@ -207,7 +211,7 @@ static void gauss_candidate_into(struct haetae_gauss_lane *g, const uint8_t r[CA
         g->n = g->len;
     }
     u128 sq;
-    uint32_t acc = gauss_candidate(&g->val[g->n], &sq, r);
+    uint32_t acc = gauss_candidate(&g->val[g->n], &sq, r, g->cdt);
     uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
     g->sum += sq & ((u128)0 - wanted);
     g->count += acc;
@@ -247,6 +251,10 @@ static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u
         g[j].sum = 0;
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
+        g[j].cdt = haetae_cdt_sample_portable;
+#if defined(__x86_64__)
+        if (kpqc_use_avx2()) g[j].cdt = haetae_cdt_sample_avx2;
+#endif
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
