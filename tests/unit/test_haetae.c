@@ -1,6 +1,6 @@
 /*
  * HAETAE internals and encoding rules: the NTT product against schoolbook
- * negacyclic multiplication, the vector FFT and CDT sample against the
+ * negacyclic multiplication, the vector NTT, FFT and CDT sample against the
  * portable ones, the rANS coder round trip and its refusals, the oblivious
  * compaction, sign/verify round trips, refusal of non-zero padding and of
  * malformed or truncated signatures (exact-size heap buffers, so
@@ -69,6 +69,18 @@ static void test_ntt(void) {
         ok = 1;
         for (unsigned i = 0; i < N; i++) ok &= modq(t.c[i]) == modq(modq(a.c[i]) * mont);
         CHECK_MSG(ok, "inverse NTT round trip (trial %u)", trial);
+#if defined(__x86_64__)
+        /* the vector build computes the same integers */
+        if (kpqc_use_avx2()) {
+            hpoly u = a, v = a;
+            haetae_ntt_portable(&u);
+            haetae_ntt_avx2(&v);
+            CHECK(memcmp(&u, &v, sizeof u) == 0);
+            haetae_invntt_portable(&u);
+            haetae_invntt_avx2(&v);
+            CHECK(memcmp(&u, &v, sizeof u) == 0);
+        }
+#endif
     }
     /* reductions */
     for (int32_t v = -4 * Q; v < 4 * Q; v += 37) {

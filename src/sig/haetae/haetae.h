@@ -77,6 +77,10 @@ int32_t haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
 int32_t haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
 void haetae_ntt(hpoly *a);
 void haetae_invntt(hpoly *a);       /* inverse NTT, times 2^32 */
+void haetae_ntt_portable(hpoly *a);
+void haetae_invntt_portable(hpoly *a);
+void haetae_ntt_avx2(hpoly *a);
+void haetae_invntt_avx2(hpoly *a);
 void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
 void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 

@@ -4,52 +4,18 @@
  * The public matrix is sampled directly in the NTT domain, so the transform
  * must be the specification's: zeta = 426 of order 512, outputs in
  * bit-reversed order, Montgomery factor 2^32.  Inputs are not reduced
- * between layers; the bounds below keep every intermediate inside int32.
+ * between layers: inputs below 12q in absolute value keep every
+ * intermediate inside int32.
  */
 #include "haetae.h"
+#include "haetae_ntt_kernel.h"
+#include "internal.h"
 
-#define QINV 940508161u /* q^-1 mod 2^32 */
 #define BARRETT_Q 66575  /* floor(2^32 / q) */
 #define BARRETT_DQ 33287 /* floor(2^32 / 2q) */
-/* 2^64 / 256 mod q: undoes the 1/256 of the inverse transform and the
- * 2^-32 of the pointwise products in one Montgomery multiplication. */
-#define INVNTT_F 34793
-
-/* zeta^brv8(k) * 2^32 mod q, centred, zeta = 426 (a primitive 512th root of unity mod q). */
-static const int32_t haetae_zetas[256] = {
-    0, 26964, -16505, 22229, 30746, 20243, 19064, -31218, 9395, -30985,
-    22859, -8851, 32144, 13744, 21408, 17599, -16039, -22946, 6241, -19553,
-    10681, 22935, 22431, -29104, 28147, -27527, -29133, -20035, 20143, -11361,
-    30820, 25252, -22562, -6789, -10049, 9383, 16304, -12296, 16446, 18239,
-    -1296, -19725, -32076, 11782, -17941, 29643, -8577, 7893, -21464, -19646,
-    -15130, -2391, 30608, -23970, -16608, 19616, -7941, 26533, -19129, 27690,
-    7597, -11459, 10615, -9430, 11591, 7814, 12697, 32114, -3761, -9604,
-    19813, 20353, 17456, -16267, -19555, 598, -29942, 4538, 835, 15546,
-    3970, -27685, 1488, 8311, -12442, 31352, -17631, 1806, -5342, 9790,
-    29068, 16507, -29051, 22131, 6759, 15510, -14941, 28710, 1160, -31327,
-    24985, 11261, -10623, -27727, 21502, 18731, -16186, -4127, -18832, 12050,
-    -14501, 7929, 29563, -31064, 5913, 5322, -16405, 2844, 29439, 5876,
-    -9522, -18586, -9874, 23844, 30362, -21442, 9560, 17671, -27989, 3350,
-    787, -13857, 1657, -21224, -7374, -9190, 2464, 25555, -3529, -28772,
-    16588, -15739, 23475, 13666, 5764, 30980, 13633, -7401, -30317, 28847,
-    7682, -11808, -8796, 14864, -24162, -19194, 689, -1311, -31332, -16319,
-    1025, 10971, -23016, -2648, -21900, -12543, -25921, 28254, 28521, -16160,
-    12380, -12882, -30332, -16630, 23439, 7742, 17182, 17494, 5920, 13642,
-    7382, -18166, 21422, -30274, -28190, 13283, -20316, -9939, 10672, 21454,
-    6080, -17374, -29735, -25912, -10170, 3808, 10639, -26985, -10865, 25636,
-    17261, -26851, -8253, -3304, 18282, -2202, -31368, -22243, 13882, 12069,
-    -11242, -7729, -10226, 1761, -27298, -4800, -17737, -22805, -3528, 65,
-    10770, 8908, -23751, 26934, 21921, -27010, -21944, 8889, -1035, 23224,
-    -9488, -5823, -994, -20206, 7655, -16251, -22820, -27740, 15822, 23078,
-    13803, -8099, 2931, 9217, -21126, -14203, 25492, -12831, 7947, 17463,
-    -12979, 29003, 31612, 26554, 8241, -20175,
-};
 
 /* r = a * 2^-32 mod q with |r| < q, for |a| < 2^31 q. */
-int32_t haetae_montgomery_reduce(int64_t a) {
-    int32_t t = (int32_t)((uint32_t)(uint64_t)a * QINV);
-    return (int32_t)((a - (int64_t)t * HAETAE_Q) >> 32);
-}
+int32_t haetae_montgomery_reduce(int64_t a) { return ntt_montgomery(a); }
 
 /* Barrett step leaves t in (-2m, 2m); two masked corrections follow. */
 static inline int32_t reduce_mod(int32_t a, int32_t m, int64_t rec) {
@@ -69,34 +35,27 @@ int32_t haetae_center(int32_t a) {
     return a;
 }
 
+void haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
+void haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
+
 void haetae_ntt(hpoly *a) {
-    unsigned k = 0;
-    for (unsigned len = 128; len > 0; len >>= 1) {
-        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
-            int64_t zeta = haetae_zetas[++k];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = haetae_montgomery_reduce(zeta * a->c[j + len]);
-                a->c[j + len] = a->c[j] - t;
-                a->c[j] = a->c[j] + t;
-            }
-        }
+#if defined(__x86_64__)
+    if (kpqc_use_avx2()) {
+        haetae_ntt_avx2(a);
+        return;
     }
+#endif
+    ntt_kernel(a->c);
 }
 
 void haetae_invntt(hpoly *a) {
-    unsigned k = 256;
-    for (unsigned len = 1; len < HAETAE_N; len <<= 1) {
-        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
-            int64_t zeta = -haetae_zetas[--k];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = a->c[j];
-                a->c[j] = t + a->c[j + len];
-                a->c[j + len] = haetae_montgomery_reduce(zeta * (t - a->c[j + len]));
-            }
-        }
+#if defined(__x86_64__)
+    if (kpqc_use_avx2()) {
+        haetae_invntt_avx2(a);
+        return;
     }
-    for (unsigned j = 0; j < HAETAE_N; j++)
-        a->c[j] = haetae_montgomery_reduce((int64_t)INVNTT_F * a->c[j]);
+#endif
+    invntt_kernel(a->c);
 }
 
 void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) {
