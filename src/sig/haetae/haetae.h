@@ -85,10 +85,8 @@ void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-3
 void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 
 /* ---- polynomial sampling and packing (haetae_poly.c) ---- */
-void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce);
 void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
                               const uint8_t seed[HAETAE_SEEDBYTES]);
-void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
 void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]);

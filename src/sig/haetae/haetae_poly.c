@@ -57,10 +57,6 @@ void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
     }
 }
 
-void haetae_poly_uniform(hpoly *a, const uint8_t seed[HAETAE_SEEDBYTES], uint16_t nonce) {
-    haetae_poly_uniform_many(&a, &nonce, 1, seed);
-}
-
 /*
  * Coefficients in {-1, 0, 1}: every byte below 3^5 = 243 of
  * SHAKE256(seed || nonce) gives five base-3 digits (digit 2 stands for -1).
@@ -162,10 +158,6 @@ void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES
         kpqc_wipe(&st, sizeof st);
     }
     kpqc_wipe(lanes, sizeof lanes);
-}
-
-void haetae_poly_eta(hpoly *a, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    haetae_poly_eta_many(a, 1, seed, nonce);
 }
 
 size_t haetae_challenge_input_bytes(const struct haetae_params *p) {
