@@ -16,6 +16,7 @@ unavailable, not left out.
 """
 import math
 import random
+import subprocess
 import sys
 
 from . import handshake, netns
@@ -171,9 +172,13 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
                 random.Random(seed).shuffle(order)  # drift spreads over all algorithms
                 for prof in order:
                     lab.progress("network", done, total, f"{conf.rtt_ms:g} ms {conf.loss_pct:g} % {prof['group']}")
-                    client, served = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
+                    try:
+                        client, served = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
+                        error = ""
+                    except (RuntimeError, subprocess.TimeoutExpired) as e:
+                        client, served, error = [], [], str(e).strip().splitlines()[-1][-200:]
                     done += 1
-                    results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc))
+                    results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error))
             lab.raw("network-link", {"link": conf.label(), "method": link.method, "stats": link.stats})
             checks.append((conf, link.method, link.stats))
         lab.progress("network", total, total)
@@ -186,7 +191,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
     return results, checks
 
 
-def summarize_cell(lab, conf, prof, client, served, method, cc):
+def summarize_cell(lab, conf, prof, client, served, method, cc, error=""):
     ok = [r for r in client if r["ok"]]
     mss = ok[0]["mss"] if ok and ok[0]["mss"] else conf.mtu - 52
     m = model(conf.rtt_ms, conf.rate_mbit, mss, prof["cpu_ms"], prof["client_hello"], prof["server_flight"],
@@ -195,7 +200,7 @@ def summarize_cell(lab, conf, prof, client, served, method, cc):
     c = summarize([r["connect_ns"] / 1e6 for r in ok])
     row = dict(rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu,
                jitter_ms=conf.jitter_ms, family=prof["family"], group=prof["group"], sig=prof["sig"],
-               status="ok" if ok else "failed", count=len(client), completed=len(ok),
+               status="ok" if ok else "failed", reason=error, count=len(client), completed=len(ok),
                timeouts=sum(r["timeout"] for r in client), failures=sum(1 for r in client if not r["ok"]),
                retrans_client=sum(r["retrans"] for r in client), retrans_server=sum(r["retrans"] for r in served),
                server_ok=sum(r["ok"] for r in served), method=method, congestion_control=cc, mss=mss,
@@ -223,7 +228,7 @@ def report(lab, results, title):
             rows.append([_rate(r), f"{r['loss_pct']:g}", f"{r['rtt_ms']:g}", _name(r), r["family"],
                          "unavailable", "–", "–", "–", "–", r["reason"]])
             continue
-        measured = (f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}", f"{r['deviation_pct']:+.0f} %") \
+        measured = (f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}", f"{r['deviation_pct']:+.1f} %") \
             if r["status"] == "ok" else ("failed", "–", "–")
         rows.append([_rate(r), f"{r['loss_pct']:g}", f"{r['rtt_ms']:g}", _name(r), r["family"],
                      f"{r['completed']}/{r['count']}", measured[0], measured[1],
@@ -354,9 +359,10 @@ def run(args, lab):
             if getattr(args, key) == DEFAULTS[key]:
                 setattr(args, key, value)
     algorithms = parse_algorithms(args.algorithms) if args.algorithms else list(ALGORITHMS)
+    cells = [(rate, loss, rtt) for rate in floats(args.rates) for loss in floats(args.loss) for rtt in floats(args.rtts)]
+    # one loss/jitter stream per link, reproducible from --seed
     confs = [LinkConfig(rtt_ms=rtt, loss_pct=loss, rate_mbit=rate, mtu=args.mtu, jitter_ms=args.jitter_ms,
-                        seed=args.seed)
-             for rate in floats(args.rates) for loss in floats(args.loss) for rtt in floats(args.rtts)]
+                        seed=args.seed * 1000 + i) for i, (rate, loss, rtt) in enumerate(cells)]
     results, checks = run_grid(lab, confs, algorithms, args.count, args.cpu_count, args.timeout_ms, args.method,
                                args.congestion_control, args.seed)
     report(lab, results, title)

@@ -266,3 +266,24 @@ def test_killed_run_is_cleaned_up_by_the_next(build):
     removed = netns.remove_stale()
     assert server in removed and client in removed
     assert server not in netns.namespaces() and client not in netns.namespaces()
+
+
+def test_network_suite_reports_every_row(build, tmp_path):
+    """kpqc-bench network on one small cell: measured rows with their model,
+    an algorithm the provider lacks reported as unavailable, the link's check."""
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(build), "--out", str(out),
+                        "network", "--rtts", "20", "--loss", "0", "--rates", "100", "--count", "3", "--cpu-count", "5",
+                        "--algorithms", "X25519/EC:P-256,x25519_smaugt1/EC:P-256,x25519_smaugt1/no-such-signature"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    rows = {(x["group"], x["sig"]): x for x in summary["rows"] if x["suite"] == "network"}
+    assert rows[("x25519_smaugt1", "no-such-signature")]["status"] == "unavailable"
+    for key in (("X25519", "EC:P-256"), ("x25519_smaugt1", "EC:P-256")):
+        row = rows[key]
+        assert row["status"] == "ok" and row["completed"] == 3 and row["timeouts"] == 0
+        assert row["rounds"] == 2 and row["p50_ms"] >= 2 * 20
+        assert abs(row["deviation_pct"]) < 25
+    report = (out / "report.md").read_text()
+    assert "unavailable" in report and "The link's own check" in report
