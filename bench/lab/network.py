@@ -48,8 +48,7 @@ LAN_ALGORITHMS = ["X25519/EC:P-256", "X25519MLKEM768/EC:P-256", "x25519_smaugt1/
                   "x25519_ntruplus768/EC:P-256", "p256_ntruplus768/EC:P-256"]
 
 INITCWND = 10           # Linux's initial congestion window, segments
-HEADERS = 52            # IPv4 + TCP with timestamps, bytes per segment
-MSS = 1448              # at MTU 1500 with TCP timestamps
+TCPIP_OVERHEAD = 52     # MTU - MSS: IPv4, TCP and its timestamp option
 # Byte counts of kpqc-handshake's server flight around the certificate and
 # signature, measured on the X25519 / ECDSA P-256 row: ServerHello,
 # EncryptedExtensions, Finished with their record and message headers, and
@@ -115,7 +114,7 @@ def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
     segments = max(1, math.ceil(server_flight / mss))
     overflow = overflow_rtts(segments)
     rounds = 2 + hrr + overflow
-    wire = client_hello + server_flight + HEADERS * (segments + math.ceil(client_hello / mss) + 3)
+    wire = client_hello + server_flight + TCPIP_OVERHEAD * (segments + math.ceil(client_hello / mss) + 3)
     serial_ms = wire * 8 / (rate_mbit * 1e3) if rate_mbit else 0.0
     return {"rounds": rounds, "overflow_rtts": overflow, "segments": segments, "serial_ms": serial_ms,
             "model_ms": rounds * rtt_ms + cpu_ms + serial_ms}
@@ -193,7 +192,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
 
 def summarize_cell(lab, conf, prof, client, served, method, cc, error=""):
     ok = [r for r in client if r["ok"]]
-    mss = ok[0]["mss"] if ok and ok[0]["mss"] else conf.mtu - 52
+    mss = ok[0]["mss"] if ok and ok[0]["mss"] else conf.mtu - TCPIP_OVERHEAD
     m = model(conf.rtt_ms, conf.rate_mbit, mss, prof["cpu_ms"], prof["client_hello"], prof["server_flight"],
               prof["hrr"])
     s = summarize([r["hs_ns"] / 1e6 for r in ok])
@@ -293,7 +292,7 @@ def plot(lab, results, stem):
         lab.plots.append(fname)
 
 
-def predicted_flights(lab, group="x25519_smaugt1"):
+def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
     """Every KpqC signature of the algorithm table (offered by the provider
     or not): the server's first flight with its certificate, alone and with
     an intermediate CA's certificate of the same algorithm, against the
@@ -306,18 +305,18 @@ def predicted_flights(lab, group="x25519_smaugt1"):
     rows = [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
     rows += [(c["id"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk"] + 65, sigs[c["sig"]]["sig"] + 72)
              for c in t["COMPOSITE"] if c["curve"] == "p256"]
-    out = []
+    out, mss = [], mtu - TCPIP_OVERHEAD
     for name, level, pk, sig in rows:
         cert = CERT_FIXED + pk + sig
         leaf = FLIGHT_FIXED + share + cert + sig
         chain = leaf + cert
-        seg_leaf, seg_chain = math.ceil(leaf / MSS), math.ceil(chain / MSS)
+        seg_leaf, seg_chain = math.ceil(leaf / mss), math.ceil(chain / mss)
         out.append([name, level, pk, sig, leaf, seg_leaf, overflow_rtts(seg_leaf), chain, seg_chain,
                     overflow_rtts(seg_chain)])
         lab.row("network-flight", sig=name, level=level, group=group, flight_leaf=leaf, flight_chain=chain,
                 extra_rtts_leaf=overflow_rtts(seg_leaf), extra_rtts_chain=overflow_rtts(seg_chain))
     lab.section(f"Predicted server flight with KpqC certificates ({group}; sizes from the algorithm table)",
-                f"Initial window {INITCWND} × {MSS} B = {INITCWND * MSS} B. 'Chain' adds an intermediate CA "
+                f"Initial window {INITCWND} × {mss} B = {INITCWND * mss} B. 'Chain' adds an intermediate CA "
                 "certificate of the same algorithm (the root is not sent).\n\n" +
                 md_table(["signature", "level", "pk B", "sig B", "leaf flight B", "segments", "extra RTT",
                           "chain flight B", "segments", "extra RTT"], out))
@@ -367,7 +366,7 @@ def run(args, lab):
                                args.congestion_control, args.seed)
     report(lab, results, title)
     link_check(lab, checks)
-    predicted_flights(lab)
+    predicted_flights(lab, args.mtu)
     plot(lab, results, "network")
     return results
 
