@@ -69,7 +69,8 @@ def add_arguments(p):
     p.add_argument("--loss", default=DEFAULTS["loss"], help="loss per direction, %%")
     p.add_argument("--rates", default=DEFAULTS["rates"], help="link rates, Mbit/s (0: unlimited)")
     p.add_argument("--mtu", type=int, default=1500)
-    p.add_argument("--jitter-ms", type=float, default=0.0)
+    p.add_argument("--jitter-ms", type=float, default=0.0, help="per direction; packets may then be reordered")
+    p.add_argument("--jitter-dist", choices=("uniform", "normal"), default="uniform")
     p.add_argument("--algorithms", default=DEFAULTS["algorithms"],
                    help="GROUP/CERT,... (default: classical, NIST, KpqC hybrid/pure and KpqC certificates)")
     p.add_argument("--count", type=int, default=DEFAULTS["count"], help="handshakes per cell")
@@ -352,6 +353,9 @@ def run(args, lab):
     title = "Handshakes over an emulated link (two network namespaces)"
     if _not_runnable(lab, title):
         return []
+    if args.method == "netem" and not netem_available():
+        lab.section(title, "Not run: --method netem, and this kernel has no sch_netem (the default uses kpqc-linkemu).")
+        return []
     if args.quick:  # a smaller grid where the options were left at their defaults
         for key, value in (("rtts", "10,50"), ("loss", "0,1"), ("rates", "1000,10"), ("count", 10),
                            ("algorithms", ",".join(QUICK_ALGORITHMS))):
@@ -361,7 +365,8 @@ def run(args, lab):
     cells = [(rate, loss, rtt) for rate in floats(args.rates) for loss in floats(args.loss) for rtt in floats(args.rtts)]
     # one loss/jitter stream per link, reproducible from --seed
     confs = [LinkConfig(rtt_ms=rtt, loss_pct=loss, rate_mbit=rate, mtu=args.mtu, jitter_ms=args.jitter_ms,
-                        seed=args.seed * 1000 + i) for i, (rate, loss, rtt) in enumerate(cells)]
+                        jitter_dist=args.jitter_dist, seed=args.seed * 1000 + i)
+             for i, (rate, loss, rtt) in enumerate(cells)]
     results, checks = run_grid(lab, confs, algorithms, args.count, args.cpu_count, args.timeout_ms, args.method,
                                args.congestion_control, args.seed)
     report(lab, results, title)
