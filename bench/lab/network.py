@@ -29,6 +29,7 @@ from .stats import summarize
 # (family, group, certificate key type) at level 1; OpenSSL's own PQC rows carry an ML-DSA-65 certificate.
 ALGORITHMS = [
     ("ECDHE", "X25519", "EC:P-256"),
+    ("ML-KEM hybrid", "X25519MLKEM768", "EC:P-256"),  # the key exchange alone against the KpqC hybrids
     ("ML-KEM hybrid", "X25519MLKEM768", "ML-DSA-65"),
     ("ML-KEM", "MLKEM768", "ML-DSA-65"),
     ("KpqC hybrid", "x25519_smaugt1", "EC:P-256"),
@@ -41,7 +42,7 @@ ALGORITHMS = [
     ("KpqC composite certificate", "x25519_smaugt1", "p256_haetae2"),
     ("KpqC composite certificate", "x25519_smaugt1", "p256_aimer128f"),
 ]
-QUICK_ALGORITHMS = ["X25519/EC:P-256", "X25519MLKEM768/ML-DSA-65", "x25519_smaugt1/EC:P-256",
+QUICK_ALGORITHMS = ["X25519/EC:P-256", "X25519MLKEM768/EC:P-256", "X25519MLKEM768/ML-DSA-65", "x25519_smaugt1/EC:P-256",
                     "x25519_ntruplus768/EC:P-256", "x25519_smaugt1/haetae2", "x25519_smaugt1/aimer128f"]
 # The LAN of the source documents' table 5 (802.11ac, one room): ~1-2 ms, 100 Mbit.
 LAN_ALGORITHMS = ["X25519/EC:P-256", "X25519MLKEM768/EC:P-256", "x25519_smaugt1/EC:P-256", "p256_smaugt1/EC:P-256",
@@ -64,7 +65,7 @@ DEFAULTS = {"rtts": "1,10,50,150", "loss": "0,1,3", "rates": "1000,10", "count":
 
 
 def add_arguments(p):
-    p.add_argument("--quick", action="store_true", help="a few minutes: RTT 10,50 ms, loss 0,1 %%, 1 Gbit and 10 Mbit, 6 algorithms")
+    p.add_argument("--quick", action="store_true", help="a few minutes: RTT 10,50 ms, loss 0,1 %%, 1 Gbit and 10 Mbit, 7 algorithms")
     p.add_argument("--rtts", default=DEFAULTS["rtts"], help="round-trip times, ms")
     p.add_argument("--loss", default=DEFAULTS["loss"], help="loss per direction, %%")
     p.add_argument("--rates", default=DEFAULTS["rates"], help="link rates, Mbit/s (0: unlimited)")
