@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load and soak test: a TLS 1.3 server with kpqcprovider (kpqc-handshake's
 pre-forked server processes) under many concurrent clients over loopback,
-across a mix of KpqC groups.  Counts failed handshakes and samples the
+across a mix of KpqC groups and server certificates (ECDSA, HAETAE, AIMer,
+composites when built).  Counts failed handshakes and samples the
 server processes' resident memory at the start, middle and end of each
 round; fails if any handshake fails or memory keeps growing.
 
@@ -16,7 +17,18 @@ import sys
 import threading
 import time
 
-GROUPS = ["x25519_smaugt1", "p256_ntruplus768", "smaugt3", "x448_ntruplus864", "p521_smaugt5", "timer"]
+# (group, server certificate); KpqC certificates fall back to ECDSA when
+# their family is not built.
+MIX = [("x25519_smaugt1", "EC:P-256"), ("p256_ntruplus768", "haetae2"), ("smaugt3", "aimer128f"),
+       ("x448_ntruplus864", "p384_haetae3"), ("p521_smaugt5", "haetae5"), ("timer", "p256_aimer128f")]
+
+
+def available(build, sig):
+    if sig.startswith("EC:"):
+        return True
+    listed = subprocess.run([str(build / "kpqc-openssl"), "list", "-signature-algorithms"], capture_output=True,
+                            text=True).stdout
+    return f" {sig}" in listed
 
 
 def children_rss(pid):
@@ -48,12 +60,13 @@ def main():
     ap.add_argument("--clients", type=int, default=32)
     args = ap.parse_args()
     build = pathlib.Path(args.build_dir).resolve()
-    per_group = max(args.clients, args.handshakes // len(GROUPS))
+    per_group = max(args.clients, args.handshakes // len(MIX))
     failures, done, report = 0, 0, []
-    for group in GROUPS:
+    for group, sig in MIX:
+        sig = sig if available(build, sig) else "EC:P-256"
         samples = []
         p = subprocess.Popen([str(build / "kpqc-env"), str(build / "bench" / "kpqc-handshake"), "load", "--group",
-                              group, "--count", str(per_group), "--clients", str(args.clients)],
+                              group, "--sig", sig, "--count", str(per_group), "--clients", str(args.clients)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         stop = threading.Event()
 
@@ -73,7 +86,7 @@ def main():
             stop.set()
             t.join()
         if p.returncode != 0:
-            print(f"{group}: kpqc-handshake failed: {err[-500:]}")
+            print(f"{group}+{sig}: kpqc-handshake failed: {err[-500:]}")
             return 1
         result = [json.loads(l) for l in out.splitlines() if '"mode":"load"' in l][0]
         failures += result["failures"]
@@ -82,8 +95,9 @@ def main():
         start = samples[0] if samples else 0
         middle = samples[len(samples) // 2] if samples else 0
         end = max(samples[-third:]) if samples else 0
-        report.append((group, result["handshakes"], result["failures"], result["per_second"], start, middle, end))
-        print(f"{group:20s} {result['handshakes']:6d} handshakes  {result['failures']} failed  "
+        label = f"{group}+{sig}"
+        report.append((label, result["handshakes"], result["failures"], result["per_second"], start, middle, end))
+        print(f"{label:32s} {result['handshakes']:6d} handshakes  {result['failures']} failed  "
               f"{result['per_second']:7.0f}/s  server RSS KiB start {start} middle {middle} end {end}")
     growth = [r for r in report if r[4] and r[6] > r[5] * 1.2 + 2048]
     print(f"total: {done} handshakes, {failures} failed, {args.clients} concurrent clients")
