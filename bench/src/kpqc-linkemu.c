@@ -25,6 +25,12 @@
  * Loss and jitter come from a seeded PRNG (xoshiro256**), one stream per
  * direction, so a run can be repeated exactly.
  *
+ * Packets wait in one min-heap ordered by due time; a timerfd wakes the
+ * program --spin-us (default 50) before the next one is due and it polls
+ * through the rest, at real-time priority when it may (as netem runs in
+ * softirq).  Its counters say how late packets were written, so a run can
+ * show the link kept time.
+ *
  * Namespaces are names under /run/netns (as `ip netns add` makes them) or
  * paths.  The TUNs exist as long as this program runs.  It prints one JSON
  * line when the link is up, and one with per-direction counters when it
