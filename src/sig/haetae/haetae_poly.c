@@ -79,14 +79,15 @@ struct eta_lane {
 };
 
 /* Order-preserving oblivious compaction of the accepted bytes, as
- * haetae_ct_compact but with each entry in one word. */
-static void eta_compact(uint32_t *e, size_t n) {
+ * haetae_ct_compact but with each entry in one word; enough rounds for
+ * moves up to max_d. */
+static void eta_compact(uint32_t *e, size_t n, size_t max_d) {
     uint32_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
         e[i] = (e[i] & 0x1ff) | (dropped << ETA_D_SHIFT);
         dropped += 1 - ((e[i] >> 8) & 1);
     }
-    for (unsigned k = 0; ((size_t)1 << k) < n; k++) {
+    for (unsigned k = 0; ((size_t)1 << k) <= max_d; k++) {
         const size_t s = (size_t)1 << k;
         for (size_t j = s; j < n; j++) {
             uint32_t m = 0 - ((e[j] >> 8) & (e[j] >> (ETA_D_SHIFT + k)) & 1);
@@ -110,13 +111,14 @@ static void eta_feed(struct eta_lane *l, const uint8_t block[KPQC_SHAKE256_RATE]
         uint32_t window_enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count_window) >> 31;
         KPQC_CT_DECLASSIFY(&window_enough, sizeof window_enough);
         if (window_enough) {
-            eta_compact(l->e, ETA_WINDOW);
+            /* at most 64 - 52 bytes were refused, so no entry moves further */
+            eta_compact(l->e, ETA_WINDOW, ETA_WINDOW - ETA_BYTES_NEEDED);
             l->done = 1;
             return;
         }
     }
     n += KPQC_SHAKE256_RATE;
-    eta_compact(l->e, n);
+    eta_compact(l->e, n, n - 1);
     uint32_t enough = (uint32_t)(ETA_BYTES_NEEDED - 1 - (int32_t)count) >> 31;
     KPQC_CT_DECLASSIFY(&enough, sizeof enough);
     l->done = (int)enough;
