@@ -99,8 +99,8 @@ def main(argv):
         sizes.run(ns, lab)
         plots.cert_sizes(lab)
         res = handshake.run(ns, lab, sigs=None)
-        if full:  # the same groups with NIST PQC certificates
-            res.update(handshake.run(ns, lab, sigs=["ML-DSA-65"], tcp=False))
+        if full:  # the same groups with NIST PQC and KpqC certificates, level-matched
+            res.update(handshake.run(ns, lab, sigs=handshake.PAPER_SIGS, tcp=False))
         plots.handshake_by_group(lab, res)
         have = handshake.available_groups(lab.build)
         spawn_groups = [g for g in ("X25519", "X25519MLKEM768", "x25519_smaugt1", "x25519_ntruplus768", "p256_smaugt1")
