@@ -110,8 +110,10 @@ int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 
 /* ---- hyperball sampler (haetae_sampler.c) ---- */
 /* Order-preserving compaction: moves the entries with keep[i] = 1 to the
- * front, in their order, without secret-dependent branches or indices. */
-void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n);
+ * front, in their order, without secret-dependent branches or indices.
+ * max_d is a public bound on the number of refused entries before a kept
+ * one (n - 1 if nothing better is known). */
+void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
  * low halves, padded to a multiple of four entries; a sample counts the
  * entries below its 83 random bits. */

@@ -177,7 +177,7 @@ static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BY
     return (uint32_t)(below & (nonzero | (rej & 1)));
 }
 
-void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n) {
+void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
     uint16_t d[HAETAE_CAND_CAP + 64];
     uint16_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
@@ -186,7 +186,7 @@ void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n) {
     }
     /* Each kept entry moves down by its d, one binary digit per round,
      * lowest first; the kept entries never collide on the way. */
-    for (unsigned k = 0; ((size_t)1 << k) < n; k++) {
+    for (unsigned k = 0; ((size_t)1 << k) <= max_d; k++) {
         const size_t s = (size_t)1 << k;
         for (size_t j = s; j < n; j++) {
             uint64_t m = 0 - (uint64_t)(keep[j] & ((d[j] >> k) & 1));
@@ -207,7 +207,7 @@ void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n) {
 static void gauss_candidate_into(struct haetae_gauss_lane *g, const uint8_t r[CAND_BYTES]) {
     if (g->n == HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front */
-        haetae_ct_compact(g->val, g->keep, g->n);
+        haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
         g->n = g->len;
     }
     u128 sq;
@@ -269,7 +269,8 @@ static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u
             if (!g[j].done) gauss_feed(&g[j], ws->buf[j], KPQC_SHAKE256_RATE);
     }
     for (unsigned j = 0; j < 4 && r0 + j < rows; j++) {
-        haetae_ct_compact(g[j].val, g[j].keep, g[j].n);
+        /* len or more of the n were accepted: none moves more than n - len */
+        haetae_ct_compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
         memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
         *sqsum += g[j].sum;
     }
