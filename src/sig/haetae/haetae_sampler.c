@@ -132,14 +132,14 @@ uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
     return x;
 }
 
-/* ceil(a * b / 2^48) */
-static inline int64_t mulh48(int64_t a, uint64_t b) {
-    return (int64_t)(((__int128)a * (__int128)b + (((__int128)1 << 48) - 1)) >> 48);
+/* ceil(a * b / 2^48) for 0 <= b < 2^63 (one signed 64-bit multiply) */
+static inline int64_t mulh48(int64_t a, int64_t b) {
+    return (int64_t)(((__int128)a * b + (((__int128)1 << 48) - 1)) >> 48);
 }
 
 /* exp(-xi / 2^48) in 48 fractional bits, never below the true value
- * (GALACTICS degree-10 coefficients, rounded up). */
-static uint64_t approx_exp(uint64_t xi) {
+ * (GALACTICS degree-10 coefficients, rounded up); xi < 2^63. */
+static uint64_t approx_exp(int64_t xi) {
     static const int64_t coef[11] = {
         INT64_C(55868746),        INT64_C(-743564434),      INT64_C(6953427278),
         INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
@@ -169,7 +169,7 @@ static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BY
     uint64_t e = s.hi - ((x * x) << 20);
     e = ((e << 20) | (s.lo >> 28)) + 1;
     e >>= 1;
-    uint64_t below = (uint64_t)(((int64_t)(rej & ~UINT64_C(1)) - (int64_t)approx_exp(e)) >> 63) & 1;
+    uint64_t below = (uint64_t)(((int64_t)(rej & ~UINT64_C(1)) - (int64_t)approx_exp((int64_t)e)) >> 63) & 1;
     /* zero is on both halves of the line: keep it with probability 1/2 */
     uint64_t nonzero = (v | (0 - v)) >> 63;
     *val = v;
