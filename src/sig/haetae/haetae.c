@@ -1,12 +1,14 @@
 /*
  * HAETAE key generation, signing and verification (specification v1.2.0).
  *
- * Keys: A = (a - 2b | 2 A0) with b = A0 s1 + s2 + a (rounded by one bit in
- * modes 2 and 3; mode 5 stores NTT(-2b) and uses no vector a).  Signing
- * draws y uniformly from a hyperball, hashes the high bits of A y mod 2q
- * into a binary challenge c, sets z = y +- c s and accepts with the
- * bimodal rejection test; the signature is c, the low bits of round(z1)
- * in the clear, and its high bits and the hint for z2 entropy-coded.
+ * Keys: b = A0 s1 + s2 + a mod q.  Modes 2 and 3 publish b1 = (b - b0) / 2
+ * with b0 in {-1, 0, 1} moved into s2, and verify with the matrix
+ * (2 (a - 2 b1) | 2 A0); mode 5 has no vector a and publishes NTT(-2b).
+ * Signing draws y uniformly from a hyperball, hashes the high bits of A y
+ * mod 2q into a binary challenge c, sets z = y +- c (1, s1, s2) and accepts
+ * with the bimodal rejection test; the signature is c, the low bits of
+ * round(z1) in the clear, and its high bits and the hint for z2
+ * entropy-coded, zero-padded to a fixed size.
  *
  * Messages are bound as mu = SHAKE256(pk || ctxlen || ctx || m); signing is
  * hedged: seed = SHAKE256(key || rnd || mu) with 32 fresh bytes rnd.
