@@ -99,25 +99,41 @@ def parse_algorithms(text):
     return out
 
 
+def slow_start_windows(segments):
+    """Segments sent in each round trip of slow start (10, 20, 40 ...) for a
+    flight of `segments`."""
+    windows, cwnd = [], INITCWND
+    while segments > 0:
+        windows.append(min(cwnd, segments))
+        segments, cwnd = segments - cwnd, 2 * cwnd
+    return windows
+
+
 def overflow_rtts(segments):
-    """Round trips beyond the first that slow start needs for `segments`
-    (windows of 10, 20, 40 ... segments)."""
-    overflow, sent, cwnd = 0, 0, INITCWND
-    while sent + cwnd < segments:
-        sent, cwnd, overflow = sent + cwnd, 2 * cwnd, overflow + 1
-    return overflow
+    """Round trips beyond the first that slow start needs for `segments`."""
+    return len(slow_start_windows(segments)) - 1
 
 
 def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
     """Expected time to the client's Finished: TCP's handshake (1 RTT), the
     TLS flight exchange (1 RTT, 2 with a HelloRetryRequest), one RTT more for
     each slow-start window the server's first flight spills into beyond the
-    initial window, the CPU time of both ends, and serialisation."""
+    initial window, the CPU time of both ends, and the serialisation that
+    those round trips do not hide: a window starts when the ACK of the first
+    segment of the one before returns, so with an overflow only one segment
+    per window and the last window are serialised on the critical path,
+    unless the link is too slow to send a window within a round trip."""
     segments = max(1, math.ceil(server_flight / mss))
-    overflow = overflow_rtts(segments)
+    windows = slow_start_windows(segments)
+    overflow = len(windows) - 1
     rounds = 2 + hrr + overflow
-    wire = client_hello + server_flight + TCPIP_OVERHEAD * (segments + math.ceil(client_hello / mss) + 3)
-    serial_ms = wire * 8 / (rate_mbit * 1e3) if rate_mbit else 0.0
+    ms_per_byte = 8 / (rate_mbit * 1e3) if rate_mbit else 0.0
+    segment_ms = (mss + TCPIP_OVERHEAD) * ms_per_byte
+    flight_ms = (server_flight + TCPIP_OVERHEAD * segments) * ms_per_byte
+    if overflow:
+        flight_ms = max(flight_ms - overflow * rtt_ms, overflow * segment_ms + windows[-1] * segment_ms)
+    hello_ms = (client_hello + TCPIP_OVERHEAD * (math.ceil(client_hello / mss) + 3)) * ms_per_byte
+    serial_ms = flight_ms + hello_ms
     return {"rounds": rounds, "overflow_rtts": overflow, "segments": segments, "serial_ms": serial_ms,
             "model_ms": rounds * rtt_ms + cpu_ms + serial_ms}
 
