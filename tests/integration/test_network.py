@@ -26,6 +26,17 @@ PORT = 5301
 SO_TIMESTAMPNS = 35  # <asm-generic/socket.h>; Python does not name it
 
 
+def test_model_counts_slow_start_windows():
+    from lab.network import model, overflow_rtts
+    assert [overflow_rtts(n) for n in (1, 10, 11, 30, 31, 70, 71)] == [0, 0, 1, 1, 2, 2, 3]
+    flat = model(50, 0, 1448, 1.0, 300, 14480, 0)       # exactly the initial window
+    over = model(50, 0, 1448, 1.0, 300, 14481, 0)       # one byte more
+    assert (flat["rounds"], over["rounds"]) == (2, 3) and over["model_ms"] - flat["model_ms"] == 50
+    assert model(50, 0, 1448, 1.0, 300, 1000, 1)["rounds"] == 3   # HelloRetryRequest
+    slow = model(1, 10, 1448, 0.0, 300, 100_000, 0)     # a slow link: serialisation dominates
+    assert slow["model_ms"] >= (100_000 + 52 * 70) * 8 / 10e3
+
+
 @pytest.fixture(scope="module")
 def build(lab):
     reason = netns.unusable_reason()
