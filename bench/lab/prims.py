@@ -1,5 +1,10 @@
 """Suite `prims`: every primitive operation, KpqC (each code path) next to
 OpenSSL's ML-KEM/ML-DSA/SLH-DSA/ECC, cycles and µs with spread."""
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
 from .results import md_table
 from .stats import summarize
 
@@ -12,6 +17,46 @@ REFERENCE = {("smaugt1", "portable"): (20, 19, 25), ("ntruplus768", "portable"):
 def add_arguments(p):
     p.add_argument("--iterations", type=int, default=10000, help="samples per fast operation")
     p.add_argument("--slow-iterations", type=int, default=200, help="samples per slow operation")
+    p.add_argument("--callgrind", action="store_true",
+                   help="also count instructions per KpqC operation under callgrind (repeatable figures)")
+    p.add_argument("--callgrind-iterations", type=int, default=5, help="operations counted per figure")
+
+
+def instructions(lab, n):
+    """Instructions per operation: kpqc-instructions under callgrind, one
+    dump per (algorithm, path, operation), each divided by its count."""
+    tool = pathlib.Path(lab.build.dir) / "bench" / "kpqc-instructions"
+    if not tool.exists() or shutil.which("valgrind") is None:
+        lab.section("Instructions per operation (callgrind)", "Not available: needs valgrind and its headers.")
+        return {}
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "cg.out"
+        subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", f"--callgrind-out-file={out}",
+                        str(tool), "--iterations", str(n)], check=True, capture_output=True, timeout=7200)
+        for dump in pathlib.Path(tmp).glob("cg.out.*"):
+            label = total = None
+            prefix = "desc: Trigger: Client Request: "
+            for line in dump.read_text(errors="replace").splitlines():
+                if line.startswith(prefix):
+                    label = line[len(prefix):].split()
+                elif line.startswith("summary: "):
+                    total = int(line.split()[1])
+            if label and total is not None and len(label) == 4:
+                alg, impl, op, count = label
+                counts[(alg, impl, op)] = total / int(count)
+    rows = {}
+    for (alg, impl, op), ir in counts.items():
+        lab.row("instructions", alg=alg, impl=impl, op=op, instructions=ir)
+        rows.setdefault((alg, impl), {})[op] = ir
+    table = []
+    for (alg, impl), ops in sorted(rows.items()):
+        cells = [f"{ops[o] / 1e3:,.0f}" for o in ("keygen", "encaps", "sign", "decaps", "verify") if o in ops]
+        table.append([alg, impl] + cells)
+    lab.section("Instructions per operation (thousands, callgrind; independent of machine load)",
+                md_table(["algorithm", "path", "keygen", "encaps / sign", "decaps / verify"], table) +
+                f"\n\nMean of {n} operations each, counted inside libkpqc's API calls only.")
+    return counts
 
 
 def run(args, lab, iterations=None, slow=None):
@@ -44,4 +89,6 @@ def run(args, lab, iterations=None, slow=None):
                           "reference µs"], rows) +
                 f"\n\n{it} samples per KEM operation and {sl} per signature operation (SLH-DSA: fewer), "
                 "after warm-up; KpqC through libkpqc's API, the rest through OpenSSL's EVP.")
+    if getattr(args, "callgrind", False):
+        instructions(lab, args.callgrind_iterations)
     return table
