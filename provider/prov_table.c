@@ -98,7 +98,10 @@ int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key
             size_t der_len = sizeof der;
             if (!kpqc_der_oid(oid, der, &der_len) || (a->oid = OPENSSL_strdup(oid)) == NULL) return 0;
         }
-        if ((a->names = name_list(a->name, a->aliases, a->oid)) == NULL) return 0;
+        if ((a->names = name_list(a->name, a->aliases, a->oid)) == NULL) {
+            OPENSSL_free(a->oid);
+            return 0;
+        }
         list_len++;
     }
     return 1;
