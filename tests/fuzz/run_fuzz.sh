@@ -5,7 +5,7 @@
 # targets: sanitizer-built provider modules load only into sanitizer-built programs.
 set -eu
 BUILD=$1
-SECONDS_EACH=${2:-45}
+SECONDS_EACH=${2:-60}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CORPUS=$BUILD/fuzz-corpus
 python3 "$HERE/make_corpus.py" --kat-tool "$BUILD/kpqc-kat" --out "$CORPUS"
