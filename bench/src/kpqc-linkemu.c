@@ -28,8 +28,8 @@
  * Packets wait in one min-heap ordered by due time; a timerfd wakes the
  * program --spin-us (default 50) before the next one is due and it polls
  * through the rest, at real-time priority when it may (as netem runs in
- * softirq).  Its counters say how late packets were written, so a run can
- * show the link kept time.
+ * softirq), with idle CPUs kept from sleeping deeply.  Its counters say how
+ * late packets were written, so a run can show the link kept time.
  *
  * Namespaces are names under /run/netns (as `ip netns add` makes them) or
  * paths.  The TUNs exist as long as this program runs.  It prints one JSON
@@ -59,6 +59,7 @@
 
 #define MAX_PACKET 65536
 #define MAX_IN_FLIGHT 200000 /* packets held by the link at once (both directions) */
+#define TUN_QUEUE_PACKETS 20000
 
 static _Noreturn void fail(const char *what) {
     fprintf(stderr, "kpqc-linkemu: %s: %s\n", what, errno ? strerror(errno) : "invalid");
@@ -204,6 +205,12 @@ static int tun_in(const char *ns, const char *dev, unsigned mtu, const char *add
     if (s < 0) fail("socket");
     ifr.ifr_mtu = (int)mtu;
     if (ioctl(s, SIOCSIFMTU, &ifr) != 0) fail("SIOCSIFMTU");
+    /* The TUN's queue only buffers packets until this program reads them;
+     * the link's own queue is --queue-bytes.  A long one means that a moment
+     * when this program is not scheduled delays packets instead of dropping
+     * them where no counter sees it. */
+    ifr.ifr_qlen = TUN_QUEUE_PACKETS;
+    if (ioctl(s, SIOCSIFTXQLEN, &ifr) != 0) fail("SIOCSIFTXQLEN");
     set_in4(&ifr.ifr_addr, addr);
     if (ioctl(s, SIOCSIFADDR, &ifr) != 0) fail("SIOCSIFADDR");
     struct sockaddr_in *mask = (struct sockaddr_in *)&ifr.ifr_netmask;
@@ -218,6 +225,18 @@ static int tun_in(const char *ns, const char *dev, unsigned mtu, const char *add
     if (setns(home, CLONE_NEWNET) != 0) fail("setns back");
     close(home);
     return fd;
+}
+
+/* The PM QoS request holds while the descriptor is open: until exit. */
+static int hold_zero_wakeup_latency(void) {
+    int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+    int32_t zero = 0;
+    if (fd < 0) return 0;
+    if (write(fd, &zero, sizeof zero) != (ssize_t)sizeof zero) {
+        close(fd);
+        return 0;
+    }
+    return 1;
 }
 
 /* ------------------------------------------------ forwarding */
@@ -349,6 +368,13 @@ int main(int argc, char **argv) {
      * still works, with the machine's scheduling latency added. */
     struct sched_param prio = {.sched_priority = 10};
     int realtime = sched_setscheduler(0, SCHED_FIFO, &prio) == 0;
+    /* An idle CPU (a halted virtual CPU above all) takes 50-150 us to wake
+     * up for a packet the kernel hands over; that would be added to every
+     * hop, unmeasured, since a TUN read carries no arrival time.  A
+     * latency request of 0 us keeps idle CPUs polling instead of halting
+     * for as long as this program holds it (what cyclictest does).  Best
+     * effort, like the priority: it needs root. */
+    int low_latency = hold_zero_wakeup_latency();
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -359,8 +385,9 @@ int main(int argc, char **argv) {
 
     int tun[2];
     for (int d = 0; d < 2; d++) tun[d] = tun_in(ns[d], dev, mtu, addr[d], prefix);
-    printf("{\"ready\":true,\"dev\":\"%s\",\"addr_a\":\"%s\",\"addr_b\":\"%s\",\"mtu\":%u,\"realtime\":%d}\n", dev,
-           addr[0], addr[1], mtu, realtime);
+    printf("{\"ready\":true,\"dev\":\"%s\",\"addr_a\":\"%s\",\"addr_b\":\"%s\",\"mtu\":%u,\"realtime\":%d,"
+           "\"low_latency\":%d}\n",
+           dev, addr[0], addr[1], mtu, realtime, low_latency);
     fflush(stdout);
 
     static unsigned char buf[MAX_PACKET];
