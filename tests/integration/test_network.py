@@ -1,7 +1,12 @@
 """The network suite's link proves its accuracy: round-trip time, loss rate,
 throughput and packet order against what was configured; namespaces are
 removed after normal, interrupted and killed runs; a TLS handshake across
-the link takes at least its round trips."""
+the link takes its round trips.
+
+What holds at any load is always asserted: no packet is faster than the
+configured delay, the loss and order of packets, no handshake shorter than
+its round trips.  How close timings come to the configuration depends on
+the machine too, so those checks go through `precise`."""
 import json
 import math
 import os
@@ -21,9 +26,30 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from lab import netns  # noqa: E402
 from lab.link import Link, LinkConfig  # noqa: E402
+from lab.timekeeping import TimeProbe  # noqa: E402
 
 PORT = 5301
 SO_TIMESTAMPNS = 35  # <asm-generic/socket.h>; Python does not name it
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+
+
+def precise(measure, problems, attempts=3):
+    """The precision check of a wall-clock measurement: measure() (which
+    asserts what holds at any load) runs beside a TimeProbe until
+    problems(result) finds nothing.  Problems on a machine that kept time
+    fail the test; when every attempt fell on a machine that did not (a
+    host lending the CPUs elsewhere), precision cannot be judged and the
+    test is skipped with the probe's figures."""
+    seen = []
+    for _ in range(attempts):
+        with TimeProbe() as probe:
+            result = measure()
+        found = problems(result)
+        if not found:
+            return result
+        assert not probe.kept_time, f"{'; '.join(found)}, and the machine kept time: {probe.summary()}"
+        seen.append(f"{'; '.join(found)} while {probe.summary()}")
+    pytest.skip("the machine did not keep time, so precision cannot be judged: " + " | ".join(seen))
 
 
 def test_model_counts_slow_start_windows():
@@ -95,12 +121,18 @@ def checksum(b):
 
 @pytest.mark.parametrize("rtt", [10.0, 50.0])
 def test_round_trip_time_is_the_configured_one(build, topo, rtt):
-    with Link(topo, LinkConfig(rtt_ms=rtt), build):
-        rtts = icmp_rtts(topo, 40)
-    median = statistics.median(rtts)
-    print(f"RTT {rtt} ms configured: median {median:.3f} ms, min {min(rtts):.3f}, max {max(rtts):.3f}")
-    assert abs(median - rtt) <= min(0.1 * rtt, 0.2), f"median RTT {median:.3f} ms for {rtt} ms configured"
-    assert min(rtts) >= rtt, "a packet crossed faster than the configured delay"
+    def measure():
+        with Link(topo, LinkConfig(rtt_ms=rtt), build):
+            rtts = icmp_rtts(topo, 40)
+        assert min(rtts) >= rtt, "a packet crossed faster than the configured delay"
+        return rtts
+
+    def problems(rtts):
+        median = statistics.median(rtts)
+        print(f"RTT {rtt} ms configured: median {median:.3f} ms, min {min(rtts):.3f}, max {max(rtts):.3f}")
+        return [] if abs(median - rtt) <= min(0.1 * rtt, 0.2) else [f"median RTT {median:.3f} ms for {rtt} ms"]
+
+    precise(measure, problems)
 
 
 def udp_stream(topo, n, gap_every=50, gap_s=0.002, size=64):
@@ -108,6 +140,7 @@ def udp_stream(topo, n, gap_every=50, gap_s=0.002, size=64):
     sequence numbers in arrival order."""
     rx = netns.socket_in(topo.server, socket.AF_INET, socket.SOCK_DGRAM)
     tx = netns.socket_in(topo.client, socket.AF_INET, socket.SOCK_DGRAM)
+    rx.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)  # a late reader loses nothing
     rx.bind((topo.server_addr, PORT))
     rx.settimeout(1.0)
     got = []
@@ -141,21 +174,35 @@ def test_loss_rate_within_binomial_interval_and_no_reordering(build, topo):
     half = 2.576 * math.sqrt(n * p * (1 - p))  # 99 % normal approximation of the binomial
     print(f"loss {p:.0%} configured: {lost} of {n} lost, 99 % interval {n * p:.0f} ± {half:.0f}")
     assert abs(lost - n * p) <= half, f"{lost} of {n} lost, expected {n * p:.0f} ± {half:.0f}"
-    assert link.stats["b2a"]["lost"] == lost, "the emulator's own count differs from what arrived"
+    if link.stats:  # the emulator counts what it dropped; nothing else may drop
+        assert link.stats["b2a"]["rx"] == n and link.stats["b2a"]["lost"] == lost, link.stats["b2a"]
     assert got == sorted(got) and len(set(got)) == len(got), "reordered or duplicated without jitter"
 
 
 def test_jitter_reorders_and_stays_bounded(build, topo):
-    with Link(topo, LinkConfig(rtt_ms=10, jitter_ms=4), build):
-        got = udp_stream(topo, 1000, gap_every=5, gap_s=0.0005)
-        rtts = ping_rtts(topo, 30)
-    assert len(got) == 1000
-    assert got != sorted(got), "jitter of 4 ms on packets 0.1 ms apart must reorder some"
-    assert all(10 - 8.2 <= r <= 10 + 8.5 for r in rtts), rtts
+    def measure():
+        with Link(topo, LinkConfig(rtt_ms=10, jitter_ms=4), build):
+            got = udp_stream(topo, 1000, gap_every=5, gap_s=0.0005)
+            rtts = ping_rtts(topo, 30)
+        assert len(got) == 1000
+        assert got != sorted(got), "jitter of 4 ms on packets 0.1 ms apart must reorder some"
+        assert all(r >= 10 - 8.2 for r in rtts), rtts  # two one-way delays of at least 5 - 4 ms
+        return rtts
+
+    precise(measure, lambda rtts: [] if all(r <= 10 + 8.5 for r in rtts) else [f"RTTs beyond 10 ± 8 ms: {rtts}"])
 
 
 def test_throughput_is_the_configured_rate(build, topo):
     total, rate_mbit = 3_000_000, 10.0
+
+    def problems(wire):
+        return [] if abs(wire - rate_mbit) <= 0.1 * rate_mbit else [f"{wire:.2f} Mbit/s for {rate_mbit} configured"]
+
+    precise(lambda: transfer_rate(build, topo, total, rate_mbit), problems)
+
+
+def transfer_rate(build, topo, total, rate_mbit):
+    """Mbit/s of IP packets of one TCP transfer across the rate-limited link, past slow start."""
     with Link(topo, LinkConfig(rtt_ms=10, rate_mbit=rate_mbit), build):
         srv = netns.socket_in(topo.server, socket.AF_INET, socket.SOCK_STREAM)
         srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -189,7 +236,7 @@ def test_throughput_is_the_configured_rate(build, topo):
     goodput = (got - got_start) * 8 / (t_end - t_start) / 1e6
     wire = goodput * (mss + 52) / mss  # the rate applies to whole IP packets
     print(f"rate {rate_mbit} Mbit/s configured: {wire:.2f} Mbit/s of IP packets ({goodput:.2f} goodput)")
-    assert abs(wire - rate_mbit) <= 0.1 * rate_mbit, f"{wire:.2f} Mbit/s on the wire for {rate_mbit} configured"
+    return wire
 
 
 def test_packets_above_the_mtu_do_not_cross(build, topo):
@@ -217,19 +264,33 @@ def test_flight_beyond_the_initial_window_costs_a_round_trip(build, topo, lab):
     """At MTU 1000 (MSS 948) an ML-DSA-65 server flight (~10.1 kB, 11
     segments) exceeds TCP's initial window of 10 segments: one more RTT."""
     rtt = 30.0
-    with Link(topo, LinkConfig(rtt_ms=rtt, mtu=1000), build):
-        small = handshake_times(build, lab, topo, "X25519", "EC:P-256")
-        large = handshake_times(build, lab, topo, "X25519MLKEM768", "ML-DSA-65")
-    assert all(2 * rtt <= t < 2 * rtt + 15 for t in small), small
-    assert all(3 * rtt <= t < 3 * rtt + 15 for t in large), large
+
+    def measure():
+        with Link(topo, LinkConfig(rtt_ms=rtt, mtu=1000), build):
+            small = handshake_times(build, lab, topo, "X25519", "EC:P-256")
+            large = handshake_times(build, lab, topo, "X25519MLKEM768", "ML-DSA-65")
+        assert all(t >= 2 * rtt for t in small) and all(t >= 3 * rtt for t in large), (small, large)
+        return small, large
+
+    def problems(times):
+        small, large = times
+        return [f"{name} {ts} ms: a round trip more than {n} x {rtt} ms"
+                for name, ts, n in (("small flight", small, 2), ("large flight", large, 3))
+                if not all(t < n * rtt + 15 for t in ts)]
+
+    precise(measure, problems)
 
 
 def test_handshake_across_the_link_takes_its_round_trips(build, topo, lab):
     rtt = 50.0
-    with Link(topo, LinkConfig(rtt_ms=rtt), build):
-        times = handshake_times(build, lab, topo, "x25519_smaugt1", "EC:P-256")
-    # SYN / SYN-ACK, then ClientHello / server flight; and not a round trip more
-    assert all(2 * rtt <= t < 2 * rtt + 30 for t in times), times
+
+    def measure():
+        with Link(topo, LinkConfig(rtt_ms=rtt), build):
+            times = handshake_times(build, lab, topo, "x25519_smaugt1", "EC:P-256")
+        assert all(t >= 2 * rtt for t in times), times  # SYN / SYN-ACK, then ClientHello / server flight
+        return times
+
+    precise(measure, lambda times: [] if all(t < 2 * rtt + 30 for t in times) else [f"{times} ms: a round trip more"])
 
 
 CHILD = """
@@ -296,7 +357,23 @@ def test_killed_run_is_cleaned_up_by_the_next(build):
 def test_network_suite_reports_every_row(build, tmp_path):
     """kpqc-bench network on one small cell: measured rows with their model,
     an algorithm the provider lacks reported as unavailable, the link's check."""
-    out = tmp_path / "run"
+    runs = iter(range(3))
+
+    def measure():
+        out = tmp_path / f"run{next(runs)}"
+        return out, network_suite(build, out)
+
+    def problems(run):
+        out, rows = run
+        return [f"{key}: {row['deviation_pct']:.0f} % from the model" for key, row in rows.items()
+                if row["status"] == "ok" and abs(row["deviation_pct"]) >= 25]
+
+    out, _ = precise(measure, problems)
+    report = (out / "report.md").read_text()
+    assert "unavailable" in report and "The link's own check" in report
+
+
+def network_suite(build, out):
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(build), "--out", str(out),
                         "network", "--rtts", "20", "--loss", "0", "--rates", "100", "--count", "3", "--cpu-count", "5",
                         "--algorithms", "X25519/EC:P-256,x25519_smaugt1/EC:P-256,x25519_smaugt1/no-such-signature"],
@@ -309,6 +386,4 @@ def test_network_suite_reports_every_row(build, tmp_path):
         row = rows[key]
         assert row["status"] == "ok" and row["completed"] == 3 and row["timeouts"] == 0
         assert row["rounds"] == 2 and row["p50_ms"] >= 2 * 20
-        assert abs(row["deviation_pct"]) < 25
-    report = (out / "report.md").read_text()
-    assert "unavailable" in report and "The link's own check" in report
+    return rows
