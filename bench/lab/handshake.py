@@ -55,10 +55,9 @@ def add_arguments(p):
     p.add_argument("--tcp", action="store_true", help="also over loopback TCP and with concurrent clients")
 
 
-def inproc(lab, group, sig, count, mutual=False, heap=False):
+def inproc(lab, group, sig, count, mutual=False, heap=False, chain=False):
     argv = [lab.build.handshake, "inproc", "--group", group, "--sig", sig, "--count", str(count)]
-    if mutual:
-        argv.append("--mutual")
+    argv += (["--mutual"] if mutual else []) + (["--chain"] if chain else [])
     recs = lab.build.run_json(argv, env={} if heap else {"KPQC_NO_HEAP": "1"})
     setup = recs[0]
     hs = [r for r in recs if r.get("mode") == "inproc"]

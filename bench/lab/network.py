@@ -79,6 +79,8 @@ def add_arguments(p):
     p.add_argument("--timeout-ms", type=int, default=10000, help="bound on one handshake")
     p.add_argument("--method", choices=("auto", "netem", "emulator"), default="auto")
     p.add_argument("--seed", type=int, default=1, help="seed of the emulator's loss and jitter")
+    p.add_argument("--chain-rtt", type=float, default=50.0,
+                   help="RTT of the link where certificates are measured alone and as chains, ms (0: not measured)")
     p.add_argument("--congestion-control", default="cubic",
                    help="TCP congestion control of both ends ('' = the system's; bbr paces even the initial window)")
 
@@ -138,14 +140,14 @@ def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
             "model_ms": rounds * rtt_ms + cpu_ms + serial_ms}
 
 
-def profile(lab, family, group, sig, have, count):
+def profile(lab, family, group, sig, have, count, chain=False):
     """CPU time and flight sizes from the in-process handshake, or why the
     combination cannot run here."""
-    base = {"family": family, "group": group, "sig": sig}
+    base = {"family": family, "group": group, "sig": sig, "chain": chain}
     if group.lower() not in have:
         return dict(base, status="unavailable", reason=f"group {group} not offered by this build")
     try:
-        setup, hs = handshake.inproc(lab, group, sig, count)
+        setup, hs = handshake.inproc(lab, group, sig, count, chain=chain)
     except RuntimeError as e:
         msg = str(e)
         if "cannot make a key" in msg or "cannot sign" in msg:
@@ -162,11 +164,12 @@ def measure(lab, topo, conf, prof, count, timeout_ms, congestion):
     argv = [lab.build.handshake, "link", "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
             "--server-netns", topo.server, "--client-netns", topo.client, "--address", topo.server_addr,
             "--timeout-ms", str(timeout_ms)] + (["--congestion-control", congestion] if congestion else [])
+    argv += ["--chain"] if prof["chain"] else []
     recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
     client = [r for r in recs if r.get("mode") == "link"]
     served = [r for r in recs if r.get("mode") == "served"][1:]  # the first one served the warm-up
     for r in client:
-        lab.raw("network", dict(r, sig=prof["sig"], rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct,
+        lab.raw("network", dict(r, sig=prof["sig"], chain=prof["chain"], rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct,
                                 rate_mbit=conf.rate_mbit, mtu=conf.mtu))
     return client, served
 
@@ -208,7 +211,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
     return results, checks
 
 
-def summarize_cell(lab, conf, prof, client, served, method, cc, error=""):
+def summarize_cell(lab, conf, prof, client, served, method, cc, error="", suite="network"):
     ok = [r for r in client if r["ok"]]
     mss = ok[0]["mss"] if ok and ok[0]["mss"] else conf.mtu - TCPIP_OVERHEAD
     m = model(conf.rtt_ms, conf.rate_mbit, mss, prof["cpu_ms"], prof["client_hello"], prof["server_flight"],
@@ -226,7 +229,12 @@ def summarize_cell(lab, conf, prof, client, served, method, cc, error=""):
     if ok:
         row.update(p50_ms=s["median"], p95_ms=s["p95"], ci_low_ms=s["ci_low"], ci_high_ms=s["ci_high"],
                    connect_p50_ms=c["median"], deviation_pct=100 * (s["median"] - m["model_ms"]) / m["model_ms"])
-    return lab.row("network", **row)
+    if prof["chain"]:
+        row["chain"] = True
+    sent = sorted(r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r)
+    if sent:  # what the server's kernel sent, against the model's bytes / MSS
+        row["segments_sent"] = sent[len(sent) // 2]
+    return lab.row(suite, **row)
 
 
 def _rate(r):
@@ -341,6 +349,60 @@ def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
     return out
 
 
+# Certificates measured alone and as a chain: ECDSA and ML-DSA for
+# reference, every HAETAE and AIMer level 1 set, two composites.
+CHAIN_SIGS = ["EC:P-256", "ML-DSA-44", "ML-DSA-65", "haetae2", "haetae3", "haetae5", "aimer128s", "aimer128f",
+              "p256_haetae2", "p256_aimer128f"]
+
+
+def measured_chains(lab, args, group="x25519_smaugt1"):
+    """Each certificate of CHAIN_SIGS as a self-signed leaf and as a chain
+    (leaf and intermediate CA sent, root trusted) over one link of
+    --chain-rtt ms: the server flight the handshake really sent, the round
+    trips the model predicts from it, and the time measured."""
+    have = handshake.available_groups(lab.build)
+    profiles = [profile(lab, "chain", group, sig, have, args.cpu_count, chain) for sig in CHAIN_SIGS
+                for chain in (False, True)]
+    runnable = [p for p in profiles if p["status"] == "ok"]
+    conf = LinkConfig(rtt_ms=args.chain_rtt, mtu=args.mtu, seed=args.seed)
+    cc = args.congestion_control or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
+    results = []
+    with netns.Topology() as topo, Link(topo, conf, lab.build.dir, args.method) as link:
+        for i, prof in enumerate(runnable):
+            lab.progress("network chains", i, len(runnable), f"{prof['sig']}{' chain' if prof['chain'] else ''}")
+            try:
+                client, served = measure(lab, topo, conf, prof, args.count, args.timeout_ms, args.congestion_control)
+                error = ""
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                client, served, error = [], [], str(e).strip().splitlines()[-1][-200:]
+            results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error,
+                                          suite="network-chain"))
+        lab.progress("network chains", len(runnable), len(runnable))
+    rows = []
+    for r in results:
+        measured = (f"{r['p50_ms']:.1f}", f"{(r['p50_ms'] - r['cpu_ms'] - r['serial_ms']) / r['rtt_ms']:.2f}") \
+            if r["status"] == "ok" else ("failed", "–")
+        sent = r.get("segments_sent")
+        rows.append([r["sig"], "leaf + intermediate" if r.get("chain") else "leaf", r["cert_der"], r["server_flight"],
+                     f"{r['segments']} / {sent if sent else '–'}",
+                     f"{r['overflow_rtts']} / {overflow_rtts(sent) if sent else '–'}", f"{r['model_ms']:.1f}",
+                     measured[0], measured[1]])
+    rows += [[p["sig"], "leaf + intermediate" if p["chain"] else "leaf", "unavailable", "–", "–", "–", "–", "–",
+              p["reason"]] for p in profiles if p["status"] != "ok"]
+    lab.section(f"Certificate chains against the initial window, measured ({group}, RTT {args.chain_rtt:g} ms)",
+                "The server's first flight as the handshake sent it, with a self-signed leaf and with a chain "
+                "(leaf and intermediate CA of the same algorithm; the client trusts only the root). "
+                f"Initial window {INITCWND} segments. Segments: the flight's bytes / MSS (the model's count) and "
+                "the data segments the server's kernel sent (one TLS record per write, TCP_NODELAY: a flight "
+                "just under the window can still take one segment more than its bytes need); extra round trips "
+                "predicted from each. 'Round trips measured' is (p50 − in-process CPU − serialisation) / RTT; "
+                "below a whole number where the client verifies the chain while the flight's last window is "
+                "still on its way.\n\n" +
+                md_table(["certificate", "sent", "certificates DER B", "server flight B", "segments: bytes / sent",
+                          "extra RTT: bytes / sent", "model ms", "p50 ms", "round trips measured"], rows))
+    return results
+
+
 def link_check(lab, checks, results):
     """Per link: the RTT TCP saw (connect(), SYN to SYN-ACK, median over the
     cells) against the configured one, and the emulator's own counters: the
@@ -393,6 +455,8 @@ def run(args, lab):
                                args.congestion_control, args.seed)
     report(lab, results, title)
     link_check(lab, checks, results)
+    if args.chain_rtt > 0:
+        measured_chains(lab, args)
     predicted_flights(lab, args.mtu)
     plot(lab, results, "network")
     return results

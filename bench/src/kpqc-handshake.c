@@ -13,13 +13,17 @@
  *           sequential handshakes, each bounded by --timeout-ms, with the
  *           TCP retransmissions of both ends.
  *
- *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual]
- *   kpqc-handshake tcp    --group G --sig S [--count N]
- *   kpqc-handshake load   --group G --sig S [--count N] [--clients C]
- *   kpqc-handshake link   --group G --sig S [--count N] --server-netns NS --client-netns NS
- *                         --address IP [--timeout-ms T] [--congestion-control CC]
+ *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual] [--chain]
+ *   kpqc-handshake tcp    --group G --sig S [--count N] [--chain]
+ *   kpqc-handshake load   --group G --sig S [--count N] [--clients C] [--chain]
+ *   kpqc-handshake link   --group G --sig S [--count N] [--mutual] [--chain] --server-netns NS
+ *                         --client-netns NS --address IP [--timeout-ms T] [--congestion-control CC]
  *
  * S is a key type for the certificates (EC:P-256, ML-DSA-65, haetae2 ...).
+ * Without --chain the peer's certificate is self-signed and trusted as it
+ * is; with --chain it is issued by an intermediate CA that a root CA issued
+ * (all of type S), the peer sends its certificate and the intermediate's,
+ * and only the root is trusted: the shape of a web server's chain.
  * NS is a name under /run/netns (`ip netns add`) or a path; IP is the
  * server's address in its namespace (the client connects to it); CC is a
  * TCP congestion control for both ends (the default is the system's).
@@ -39,7 +43,7 @@
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <linux/tcp.h> /* the kernel's tcp_info: glibc's lacks the segment counts */
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -47,6 +51,7 @@
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "clock.h"
 
@@ -91,6 +96,12 @@ static void *count_realloc(void *q, size_t n, const char *f, int l) {
 }
 
 /* ------------------------------------------------ certificates */
+static _Noreturn void die(const char *what) {
+    fprintf(stderr, "kpqc-handshake: %s\n", what);
+    ERR_print_errors_fp(stderr);
+    exit(1);
+}
+
 static EVP_PKEY *make_key(const char *spec) {
     const char *colon = strchr(spec, ':');
     if (colon != NULL) {
@@ -105,43 +116,85 @@ static EVP_PKEY *make_key(const char *spec) {
     return key;
 }
 
-/* A self-signed certificate for `key` (the trust anchor and the leaf). */
-static X509 *make_cert(EVP_PKEY *key, const char *cn) {
+/* A certificate for `key` issued by `issuer` with `issuer_key`, or
+ * self-signed when issuer is NULL; a CA's says so in basicConstraints. */
+static X509 *make_cert(EVP_PKEY *key, const char *cn, X509 *issuer, EVP_PKEY *issuer_key, int ca) {
+    static long serial;
     X509 *x = X509_new();
     X509_set_version(x, X509_VERSION_3);
-    ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
+    ASN1_INTEGER_set(X509_get_serialNumber(x), ++serial);
     X509_gmtime_adj(X509_getm_notBefore(x), -3600);
     X509_gmtime_adj(X509_getm_notAfter(x), 86400);
     X509_set_pubkey(x, key);
     X509_NAME *name = X509_get_subject_name(x);
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
-    X509_set_issuer_name(x, name);
-    int is_ec = EVP_PKEY_is_a(key, "EC");
-    if (X509_sign(x, key, is_ec ? EVP_sha256() : NULL) <= 0) {
+    X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name);
+    if (issuer == NULL) issuer_key = key;
+    int ok = 1;
+    if (ca) {
+        X509V3_CTX v3;
+        X509V3_set_ctx(&v3, issuer ? issuer : x, x, NULL, NULL, 0);
+        X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &v3, NID_basic_constraints, "critical,CA:TRUE");
+        ok = ext != NULL && X509_add_ext(x, ext, -1) == 1;
+        X509_EXTENSION_free(ext);
+    }
+    if (!ok || X509_sign(x, issuer_key, EVP_PKEY_is_a(issuer_key, "EC") ? EVP_sha256() : NULL) <= 0) {
         X509_free(x);
         return NULL;
     }
     return x;
 }
 
+/* The certificates of one run: the leaf both peers present, the
+ * intermediate sent with it (NULL without --chain), the trust anchor. */
 typedef struct {
-    SSL_CTX *server, *client;
-    size_t cert_der_len;
-} tls_pair;
+    EVP_PKEY *key;
+    X509 *leaf, *intermediate, *anchor;
+} pki;
 
-static _Noreturn void die(const char *what) {
-    fprintf(stderr, "kpqc-handshake: %s\n", what);
-    ERR_print_errors_fp(stderr);
-    exit(1);
+static pki make_pki(const char *sig, int chain) {
+    pki p = {make_key(sig), NULL, NULL, NULL};
+    if (p.key == NULL) die("cannot make a key of that type");
+    if (!chain) {
+        p.leaf = p.anchor = make_cert(p.key, "localhost", NULL, NULL, 0);
+        if (p.leaf == NULL) die("cannot sign a certificate");
+        X509_up_ref(p.anchor);
+        return p;
+    }
+    EVP_PKEY *root_key = make_key(sig), *ca_key = make_key(sig);
+    if (root_key == NULL || ca_key == NULL) die("cannot make a key of that type");
+    p.anchor = make_cert(root_key, "kpqc-bench root CA", NULL, NULL, 1);
+    p.intermediate = p.anchor ? make_cert(ca_key, "kpqc-bench intermediate CA", p.anchor, root_key, 1) : NULL;
+    p.leaf = p.intermediate ? make_cert(p.key, "localhost", p.intermediate, ca_key, 0) : NULL;
+    if (p.leaf == NULL) die("cannot sign a certificate");
+    EVP_PKEY_free(root_key);
+    EVP_PKEY_free(ca_key);
+    return p;
 }
 
-static tls_pair setup(const char *group, const char *sig, int mutual) {
+static void free_pki(pki *p) {
+    X509_free(p->leaf);
+    X509_free(p->intermediate);
+    X509_free(p->anchor);
+    EVP_PKEY_free(p->key);
+}
+
+/* The peer's certificate, its chain and its key. */
+static int present(SSL_CTX *ctx, const pki *p) {
+    return SSL_CTX_use_certificate(ctx, p->leaf) == 1 && SSL_CTX_use_PrivateKey(ctx, p->key) == 1 &&
+           (p->intermediate == NULL || SSL_CTX_add1_chain_cert(ctx, p->intermediate) == 1);
+}
+
+typedef struct {
+    SSL_CTX *server, *client;
+    size_t cert_der_len; /* the certificates a peer sends */
+} tls_pair;
+
+
+static tls_pair setup(const char *group, const char *sig, int mutual, int chain) {
     tls_pair t;
-    EVP_PKEY *key = make_key(sig);
-    if (key == NULL) die("cannot make a key of that type");
-    X509 *cert = make_cert(key, "localhost");
-    if (cert == NULL) die("cannot sign a certificate");
-    t.cert_der_len = (size_t)i2d_X509(cert, NULL);
+    pki p = make_pki(sig, chain);
+    t.cert_der_len = (size_t)i2d_X509(p.leaf, NULL) + (p.intermediate ? (size_t)i2d_X509(p.intermediate, NULL) : 0);
     t.server = SSL_CTX_new(TLS_server_method());
     t.client = SSL_CTX_new(TLS_client_method());
     SSL_CTX *both[2] = {t.server, t.client};
@@ -149,21 +202,18 @@ static tls_pair setup(const char *group, const char *sig, int mutual) {
         SSL_CTX_set_min_proto_version(both[i], TLS1_3_VERSION);
         if (SSL_CTX_set1_groups_list(both[i], group) != 1) die("unknown group");
         SSL_CTX_set_options(both[i], SSL_OP_NO_TICKET);
-        X509_STORE_add_cert(SSL_CTX_get_cert_store(both[i]), cert);
+        X509_STORE_add_cert(SSL_CTX_get_cert_store(both[i]), p.anchor);
     }
     SSL_CTX_set_num_tickets(t.server, 0);
     SSL_CTX_set_session_cache_mode(t.server, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_session_cache_mode(t.client, SSL_SESS_CACHE_OFF);
-    if (SSL_CTX_use_certificate(t.server, cert) != 1 || SSL_CTX_use_PrivateKey(t.server, key) != 1)
-        die("server certificate");
+    if (!present(t.server, &p)) die("server certificate");
     SSL_CTX_set_verify(t.client, SSL_VERIFY_PEER, NULL);
     if (mutual) {
-        SSL_CTX_use_certificate(t.client, cert);
-        SSL_CTX_use_PrivateKey(t.client, key);
+        if (!present(t.client, &p)) die("client certificate");
         SSL_CTX_set_verify(t.server, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
     }
-    X509_free(cert);
-    EVP_PKEY_free(key);
+    free_pki(&p);
     return t;
 }
 
@@ -258,11 +308,12 @@ static int listen_any(int *port) {
     return fd;
 }
 
-static unsigned tcp_retransmissions(int fd) {
+static struct tcp_info tcp_counters(int fd) {
     struct tcp_info ti;
     socklen_t len = sizeof ti;
     memset(&ti, 0, sizeof ti);
-    return getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 ? ti.tcpi_total_retrans : 0;
+    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len);
+    return ti;
 }
 
 /* report: one JSON line per connection (link mode), with the server's own
@@ -280,13 +331,16 @@ static void serve(tls_pair *t, int lfd, size_t count, int report) {
         }
         SSL *s = SSL_new(t->server);
         SSL_set_fd(s, fd);
+        unsigned flight_segments = 0; /* data segments sent before the client's Finished arrived */
         if (SSL_accept(s) == 1) {
+            flight_segments = tcp_counters(fd).tcpi_data_segs_out;
             char b[1];
             SSL_read(s, b, 1); /* the client's one byte: the handshake is confirmed */
             ok = SSL_write(s, "k", 1) == 1;
         }
         if (report) {
-            printf("{\"mode\":\"served\",\"ok\":%d,\"retrans\":%u}\n", ok, tcp_retransmissions(fd));
+            printf("{\"mode\":\"served\",\"ok\":%d,\"retrans\":%u,\"flight_segments\":%u}\n", ok,
+                   tcp_counters(fd).tcpi_total_retrans, flight_segments);
             fflush(stdout);
         }
         SSL_free(s);
@@ -428,11 +482,8 @@ static link_result client_link(tls_pair *t, int port) {
 done:
     res.total_ns = bench_ns() - t0;
     res.timed_out = !res.ok && bench_ns() >= deadline;
-    res.retrans = tcp_retransmissions(fd);
-    struct tcp_info ti;
-    socklen_t len = sizeof ti;
-    memset(&ti, 0, sizeof ti);
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) res.mss = ti.tcpi_snd_mss;
+    struct tcp_info ti = tcp_counters(fd);
+    res.retrans = ti.tcpi_total_retrans, res.mss = ti.tcpi_snd_mss;
     SSL_free(c);
     close(fd);
     return res;
@@ -473,13 +524,14 @@ int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256";
     size_t count = 100;
     unsigned clients = 8;
-    int mutual = 0;
+    int mutual = 0, chain = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) group = argv[++i];
         else if (strcmp(argv[i], "--sig") == 0 && i + 1 < argc) sig = argv[++i];
         else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) count = strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc) clients = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--mutual") == 0) mutual = 1;
+        else if (strcmp(argv[i], "--chain") == 0) chain = 1;
         else if (strcmp(argv[i], "--server-netns") == 0 && i + 1 < argc) net.server_ns = argv[++i];
         else if (strcmp(argv[i], "--client-netns") == 0 && i + 1 < argc) net.client_ns = argv[++i];
         else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) net.address = argv[++i];
@@ -492,9 +544,9 @@ int main(int argc, char **argv) {
         !CRYPTO_set_mem_functions(count_malloc, count_realloc, count_free))
         die("cannot install the memory hooks");
     if (count == 0 || count > 1000000) die("--count must be 1..1000000");
-    tls_pair t = setup(group, sig, mutual);
-    printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d}\n", group, sig,
-           t.cert_der_len, mutual);
+    tls_pair t = setup(group, sig, mutual, chain);
+    printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d,\"chain\":%d}\n",
+           group, sig, t.cert_der_len, mutual, chain);
     int rc = 1;
     if (strcmp(mode, "inproc") == 0) rc = inproc(&t, group, count);
     else if (strcmp(mode, "tcp") == 0) rc = tcp(&t, group, count, 1);

@@ -356,7 +356,8 @@ def test_killed_run_is_cleaned_up_by_the_next(build):
 
 def test_network_suite_reports_every_row(build, tmp_path):
     """kpqc-bench network on one small cell: measured rows with their model,
-    an algorithm the provider lacks reported as unavailable, the link's check."""
+    an algorithm the provider lacks reported as unavailable, the link's check,
+    certificates alone and as chains against the initial window."""
     runs = iter(range(3))
 
     def measure():
@@ -370,12 +371,13 @@ def test_network_suite_reports_every_row(build, tmp_path):
 
     out, _ = precise(measure, problems)
     report = (out / "report.md").read_text()
-    assert "unavailable" in report and "The link's own check" in report
+    assert "unavailable" in report and "The link's own check" in report and "Certificate chains" in report
 
 
 def network_suite(build, out):
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(build), "--out", str(out),
                         "network", "--rtts", "20", "--loss", "0", "--rates", "100", "--count", "3", "--cpu-count", "5",
+                        "--chain-rtt", "20",
                         "--algorithms", "X25519/EC:P-256,x25519_smaugt1/EC:P-256,x25519_smaugt1/no-such-signature"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -386,4 +388,10 @@ def network_suite(build, out):
         row = rows[key]
         assert row["status"] == "ok" and row["completed"] == 3 and row["timeouts"] == 0
         assert row["rounds"] == 2 and row["p50_ms"] >= 2 * 20
+    chains = {(x["sig"], x.get("chain", False)): x for x in summary["rows"] if x["suite"] == "network-chain"}
+    ec, ec_chain = chains[("EC:P-256", False)], chains[("EC:P-256", True)]
+    assert ec["status"] == "ok" and ec["overflow_rtts"] == 0 and ec_chain["cert_der"] > ec["cert_der"]
+    if ("aimer128f", False) in chains:  # 15 kB: the initial window overflows, a round trip more
+        aimer = chains[("aimer128f", False)]
+        assert aimer["overflow_rtts"] == 1 and aimer["segments_sent"] > 10 and aimer["p50_ms"] >= 3 * 20
     return rows
