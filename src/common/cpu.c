@@ -32,7 +32,7 @@ static int detect(void) {
         if ((lo & 6) == 6 && __get_cpuid_max(0, NULL) >= 7) {
             __cpuid_count(7, 0, a, b, c, d);
             if ((b >> 5) & 1) f |= FEAT_AVX2;
-            if ((b >> 8) & 1) f |= FEAT_BMI2;
+            if (((b >> 3) & 1) && ((b >> 8) & 1)) f |= FEAT_BMI2; /* BMI1 and BMI2 */
         }
     }
     return f;
