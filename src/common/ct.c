@@ -3,10 +3,19 @@
 #include <string.h>
 
 int kpqc_ct_memneq(const void *a, const void *b, size_t len) {
-    const volatile uint8_t *x = a, *y = b;
-    uint8_t acc = 0;
-    for (size_t i = 0; i < len; i++) acc |= x[i] ^ y[i];
-    return (int)((kpqc_ct_barrier32(acc) + 0xffu) >> 8);
+    /* Every byte is read whatever the others hold: differences are
+     * or-ed together a word at a time, and only the total is examined. */
+    const uint8_t *x = a, *y = b;
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, x + i, 8);
+        memcpy(&v, y + i, 8);
+        acc |= u ^ v;
+    }
+    for (; i < len; i++) acc |= (uint64_t)(x[i] ^ y[i]);
+    return (int)(kpqc_ct_nonzero_mask32((uint32_t)acc | (uint32_t)(acc >> 32)) & 1u);
 }
 
 void kpqc_ct_cmov(void *dst, const void *src, size_t len, uint8_t cond) {

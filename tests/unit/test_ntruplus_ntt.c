@@ -164,6 +164,15 @@ static void check_avx2(const kpqc_ntruplus_params *p) {
         CHECK(iter % 2 == 1 || fx == 0);
         CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "n=%u: AVX2 frombytes differs", n);
     }
+    /* mod+-3 of every coefficient value |a| < q, spread over the vector lanes */
+    for (int base = -(Q - 1); base < Q; base += (int)n) {
+        for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(base + (int)i < Q ? base + (int)i : Q - 1);
+        memcpy(x, a, sizeof x);
+        memcpy(y, a, sizeof y);
+        ref->crepmod3(p, x);
+        vec->crepmod3(p, y);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "n=%u: AVX2 crepmod3 differs from %d", n, base);
+    }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {
         random_poly(a, n);

@@ -62,6 +62,15 @@ static inline int16_t kpqc_ntruplus_barrett(int16_t a) {
 static inline int16_t kpqc_ntruplus_canon(int16_t a) {
     return (int16_t)(a + ((a >> 15) & NTRUPLUS_Q));
 }
+/* The representative in {-1, 0, 1} of (a mod+- q) mod 3, for |a| < q:
+ * branch-free integer steps that compilers also vectorise. */
+static inline int16_t kpqc_ntruplus_crepmod3_coeff(int16_t a) {
+    int32_t x = kpqc_ntruplus_canon(a);                        /* [0, q) */
+    x -= NTRUPLUS_Q & -(((NTRUPLUS_Q / 2) - x) >> 31 & 1); /* centred, |x| <= q/2 */
+    x += NTRUPLUS_Q / 2;                                 /* [0, q), same class mod 3 */
+    int32_t r = x - 3 * ((x * 21846) >> 16);             /* x mod 3 */
+    return (int16_t)(r - 3 * (r >> 1));                  /* 0, 1, 2 -> 0, 1, -1 */
+}
 
 /* Transforms and products: the portable and AVX2 versions agree mod q.
  * Inputs have |coefficient| < q; outputs too. */
@@ -77,6 +86,8 @@ typedef struct kpqc_ntruplus_backend {
     /* r = a^-1 in the NTT domain; 1 if a is not invertible (r then
      * meaningless), else 0; constant time */
     int (*baseinv)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a);
+    /* a = a mod+- 3 coefficient-wise, as kpqc_ntruplus_crepmod3 */
+    void (*crepmod3)(const kpqc_ntruplus_params *p, int16_t *a);
     /* serialisation, as kpqc_ntruplus_tobytes / kpqc_ntruplus_frombytes */
     void (*tobytes)(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a);
     uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);

@@ -480,6 +480,21 @@ static uint32_t frombytes_avx2(const kpqc_ntruplus_params *p, int16_t *a, const 
     return 0u - (uint32_t)(_mm256_testz_si256(bad, bad) ^ 1);
 }
 
+/* kpqc_ntruplus_crepmod3_coeff's steps on 16 coefficients at a time; every
+ * intermediate fits 16 bits (x <= q - 1 before the division by 3). */
+static void crepmod3_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
+    const v16 q = _mm256_set1_epi16(NTRUPLUS_Q), half = _mm256_set1_epi16(NTRUPLUS_Q / 2);
+    const v16 third = _mm256_set1_epi16(21846), three = _mm256_set1_epi16(3);
+    for (unsigned i = 0; i < p->n; i += 16) {
+        v16 x = vload(a + i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));     /* [0, q) */
+        x = _mm256_sub_epi16(x, _mm256_and_si256(_mm256_cmpgt_epi16(x, half), q)); /* centred */
+        x = _mm256_add_epi16(x, half);                                              /* [0, q) */
+        v16 r = _mm256_sub_epi16(x, _mm256_mullo_epi16(_mm256_mulhi_epu16(x, third), three));
+        vstore(a + i, _mm256_sub_epi16(r, _mm256_mullo_epi16(_mm256_srli_epi16(r, 1), three)));
+    }
+}
+
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {
-    ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, tobytes_avx2,
-    frombytes_avx2};
+    ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, crepmod3_avx2,
+    tobytes_avx2, frombytes_avx2};

@@ -193,7 +193,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     /* m = (c f mod q) mod 3,  r = (c - m) / h */
     be->basemul(p, m, c, f);
     be->invntt(p, m);
-    kpqc_ntruplus_crepmod3(p, m);
+    be->crepmod3(p, m);
     memcpy(t, m, n * sizeof m[0]);
     be->ntt(p, t);
     for (unsigned i = 0; i < n; i++) t[i] = kpqc_ntruplus_barrett((int16_t)(c[i] - t[i]));

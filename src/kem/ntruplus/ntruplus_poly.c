@@ -298,19 +298,13 @@ void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t
 }
 
 void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
-    for (unsigned i = 0; i < p->n; i++) {
-        int32_t x = kpqc_ntruplus_canon(a[i]);               /* [0, q) */
-        x -= NTRUPLUS_Q & -(((NTRUPLUS_Q / 2) - x) >> 31 & 1); /* centred, |x| <= q/2 */
-        x += NTRUPLUS_Q / 2;                                 /* [0, q), same class mod 3 */
-        int32_t r = x - 3 * ((x * 21846) >> 16);             /* x mod 3 */
-        a[i] = (int16_t)(r - 3 * (r >> 1));                  /* 0, 1, 2 -> 0, 1, -1 */
-    }
+    for (unsigned i = 0; i < p->n; i++) a[i] = kpqc_ntruplus_crepmod3_coeff(a[i]);
 }
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
-    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_tobytes,
-    kpqc_ntruplus_frombytes};
+    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_crepmod3,
+    kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes};
 
 const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void) {
 #ifdef KPQC_NTRUPLUS_HAVE_AVX2
