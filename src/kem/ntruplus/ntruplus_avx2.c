@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ntruplus.h"
+#include "common/ct.h"
 
 #define Q NTRUPLUS_Q
 
@@ -376,23 +377,33 @@ static void basemul_add_avx2(const kpqc_ntruplus_params *p, int16_t *r, const in
 /* ---------------------------------------------------------------- inversion */
 #define mm(x, y) vmulz((x), (y)) /* Montgomery-form product */
 
-static inline v16 vinv_mont(v16 x) {
-    const unsigned e = NTRUPLUS_Q - 2;
-    v16 y = x;
-    for (int bit = 10; bit >= 0; bit--) {
-        y = mm(y, y);
-        if ((e >> bit) & 1) y = mm(y, x); /* public exponent */
+/*
+ * x = x^(q-2) (Montgomery form) for k vectors.  An exponentiation is a chain
+ * of dependent products, bound by their latency; four chains side by side
+ * keep the multipliers busy.
+ */
+static void vinv_mont_many(v16 *x, unsigned k) {
+    const unsigned e = NTRUPLUS_Q - 2; /* public exponent */
+    for (unsigned i = 0; i < k; i += 4) {
+        const unsigned m = k - i < 4 ? k - i : 4;
+        v16 b[4], y[4];
+        for (unsigned j = 0; j < 4; j++) b[j] = y[j] = x[i + (j < m ? j : 0)];
+        for (int bit = 10; bit >= 0; bit--) {
+            for (unsigned j = 0; j < 4; j++) y[j] = mm(y[j], y[j]);
+            if ((e >> bit) & 1)
+                for (unsigned j = 0; j < 4; j++) y[j] = mm(y[j], b[j]);
+        }
+        for (unsigned j = 0; j < m; j++) x[i + j] = y[j];
     }
-    return y;
 }
 
 /*
- * 16 base rings at once, same formulas as the portable code; returns a
- * non-zero mask when some norm is zero.  r may alias nothing of a.
+ * 16 base rings at once, same formulas as the portable code: y such that
+ * a y = norm, and the norm (Montgomery form) is returned.
  */
-static inline uint32_t inv16(v16 *r, const v16 *a, v16 z, unsigned d) {
-    const v16 rsq = vset1(NTRUPLUS_RSQ), one = vset1(1);
-    v16 x[4], y[4], nrm;
+static inline v16 adjugate16(v16 *y, const v16 *a, v16 z, unsigned d) {
+    const v16 rsq = vset1(NTRUPLUS_RSQ);
+    v16 x[4];
     for (unsigned j = 0; j < d; j++) x[j] = mm(a[j], rsq);
     if (d == 4) {
         v16 b0 = vbarrett(_mm256_add_epi16(
@@ -401,47 +412,63 @@ static inline uint32_t inv16(v16 *r, const v16 *a, v16 z, unsigned d) {
         v16 b1 = vbarrett(_mm256_sub_epi16(
             _mm256_sub_epi16(_mm256_slli_epi16(mm(x[0], x[2]), 1), mm(x[1], x[1])),
             mm(z, mm(x[3], x[3]))));
-        nrm = vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(z, mm(b1, b1))));
         y[0] = _mm256_sub_epi16(mm(x[0], b0), mm(z, mm(x[2], b1)));
         y[1] = _mm256_sub_epi16(mm(z, mm(x[3], b1)), mm(x[1], b0));
         y[2] = _mm256_sub_epi16(mm(x[2], b0), mm(x[0], b1));
         y[3] = _mm256_sub_epi16(mm(x[1], b1), mm(x[3], b0));
-    } else {
-        y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(z, mm(x[1], x[2]))));
-        y[1] = vbarrett(_mm256_sub_epi16(mm(z, mm(x[2], x[2])), mm(x[0], x[1])));
-        y[2] = vbarrett(_mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2])));
-        nrm = vbarrett(_mm256_add_epi16(
-            mm(x[0], y[0]), mm(z, vbarrett(_mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1]))))));
+        return vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(z, mm(b1, b1))));
     }
-    v16 ninv = vinv_mont(nrm);
-    for (unsigned j = 0; j < d; j++) r[j] = mm(mm(y[j], ninv), one);
-    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm, _mm256_setzero_si256()));
+    y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(z, mm(x[1], x[2]))));
+    y[1] = vbarrett(_mm256_sub_epi16(mm(z, mm(x[2], x[2])), mm(x[0], x[1])));
+    y[2] = vbarrett(_mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2])));
+    return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(z, vbarrett(_mm256_add_epi16(mm(x[1], y[2]),
+                                                                                    mm(x[2], y[1]))))));
 }
 
+/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
+static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
+    if (d == 4) {
+        to_coeff_major(x, a);
+        return;
+    }
+    int16_t t[3][16];
+    for (unsigned blk = 0; blk < 16; blk++)
+        for (unsigned j = 0; j < 3; j++) t[j][blk] = a[3 * blk + j];
+    for (unsigned j = 0; j < 3; j++) x[j] = vload(t[j]);
+}
+
+static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
+    if (d == 4) {
+        from_coeff_major(a, x);
+        return;
+    }
+    int16_t t[3][16];
+    for (unsigned j = 0; j < 3; j++) vstore(t[j], x[j]);
+    for (unsigned blk = 0; blk < 16; blk++)
+        for (unsigned j = 0; j < 3; j++) a[3 * blk + j] = t[j][blk];
+}
+
+/* All norms first, then their inverses side by side, then the products. */
 static int baseinv_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
     const int16_t *bz = base_table(p->n);
+    const unsigned d = p->d, step = 16 * d, blocks = p->n / step;
+    const v16 one = vset1(1);
+    v16 y[NTRUPLUS_NMAX / 16], nrm[NTRUPLUS_NMAX / 48];
     uint32_t zero = 0;
-    if (p->d == 4) {
-        for (unsigned i = 0; i < p->n; i += 64, bz += 16) {
-            v16 x[4], o[4];
-            to_coeff_major(x, a + i);
-            zero |= inv16(o, x, vload(bz), 4);
-            from_coeff_major(r + i, o);
-        }
-    } else {
-        int16_t t[3][16];
-        for (unsigned i = 0; i < p->n; i += 48, bz += 16) {
-            v16 x[3], o[3];
-            for (unsigned blk = 0; blk < 16; blk++)
-                for (unsigned j = 0; j < 3; j++) t[j][blk] = a[i + 3 * blk + j];
-            for (unsigned j = 0; j < 3; j++) x[j] = vload(t[j]);
-            zero |= inv16(o, x, vload(bz), 3);
-            for (unsigned j = 0; j < 3; j++) vstore(t[j], o[j]);
-            for (unsigned blk = 0; blk < 16; blk++)
-                for (unsigned j = 0; j < 3; j++) r[i + 3 * blk + j] = t[j][blk];
-        }
-        memset(t, 0, sizeof t);
+    for (unsigned k = 0; k < blocks; k++) {
+        v16 x[4];
+        load_rings(x, a + k * step, d);
+        nrm[k] = adjugate16(&y[k * d], x, vload(bz + 16 * k), d);
+        zero |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm[k], _mm256_setzero_si256()));
     }
+    vinv_mont_many(nrm, blocks);
+    for (unsigned k = 0; k < blocks; k++) {
+        v16 o[4];
+        for (unsigned j = 0; j < d; j++) o[j] = mm(mm(y[k * d + j], nrm[k]), one);
+        store_rings(r + k * step, o, d);
+    }
+    kpqc_wipe(y, sizeof y);
+    kpqc_wipe(nrm, sizeof nrm);
     return (int)((zero | (0u - zero)) >> 31);
 }
 
