@@ -71,7 +71,7 @@ static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b
     kpqc_aimer_gf_mul(t, a, b, f->nw, f->clmul);
     gf_add(c, c, t);
 }
-static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr(c, a, f->nw); }
+static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr_n(c, a, f->nw, 1, f->clmul); }
 
 /* a^(2^n - 2): the inverse for a != 0, and 0 for 0.  Fixed sequence. */
 static void gf_inv(const struct fctx *f, gf c, const gf a) {
@@ -160,7 +160,7 @@ static void mersenne(const struct fctx *f, gf y, const gf x, unsigned e) {
     gf inv, t;
     gf_inv(f, inv, x);
     memcpy(t, x, sizeof(gf));
-    for (unsigned i = 0; i < e; i++) gf_sqr(f, t, t);
+    kpqc_aimer_gf_sqr_n(t, t, f->nw, e, f->clmul);
     t[0] ^= 1;
     gf_mul(f, y, t, inv);
 }
@@ -318,7 +318,7 @@ static void party_mpc(const struct fctx *f, const struct aimer_params *p,
     if (last) gf_add(mc->x[L], mc->x[L], lin->b[L]);
     for (unsigned i = 0; i <= L; i++) {
         memcpy(mc->z[i], mc->x[i], sizeof(gf));
-        for (unsigned e = 0; e < p->exps[i]; e++) gf_sqr(f, mc->z[i], mc->z[i]);
+        kpqc_aimer_gf_sqr_n(mc->z[i], mc->z[i], nw, p->exps[i], f->clmul);
         if (last) mc->z[i][0] ^= 1;
     }
 }

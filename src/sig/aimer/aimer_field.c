@@ -82,6 +82,33 @@ void kpqc_aimer_gf_sqr(uint64_t *c, const uint64_t *a, unsigned nw) {
     kpqc_aimer_reduce(c, t, nw);
 }
 
+/* Repeated squaring with the width and the reduction known at compile
+ * time: the S-box's x^(2^e) takes up to a hundred squarings in a row. */
+static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, const unsigned nw,
+                                                          unsigned e, int use_clmul, const unsigned k1,
+                                                          const unsigned k2, const unsigned k3) {
+    uint64_t x[4], t[8];
+    for (unsigned i = 0; i < nw; i++) x[i] = a[i];
+    for (unsigned r = 0; r < e; r++) { /* e is public */
+        if (use_clmul) {
+            kpqc_aimer_sqr_pclmul(t, x, nw);
+        } else {
+            for (unsigned i = 0; i < nw; i++) {
+                t[2 * i] = spread32(x[i]);
+                t[2 * i + 1] = spread32(x[i] >> 32);
+            }
+        }
+        reduce_w(x, t, nw, k1, k2, k3);
+    }
+    for (unsigned i = 0; i < nw; i++) c[i] = x[i];
+}
+
+void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int use_clmul) {
+    if (nw == 2) sqr_n_w(c, a, 2, e, use_clmul, 7, 2, 1);
+    else if (nw == 3) sqr_n_w(c, a, 3, e, use_clmul, 7, 2, 1);
+    else sqr_n_w(c, a, 4, e, use_clmul, 10, 5, 2);
+}
+
 void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int use_clmul) {
     uint64_t t[8];
     if (use_clmul) {

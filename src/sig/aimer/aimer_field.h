@@ -18,10 +18,13 @@ void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b,
 void kpqc_aimer_prod2_pclmul(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]);
 void kpqc_aimer_prod3_pclmul(uint64_t r[6], const uint64_t a[3], const uint64_t b[3]);
 void kpqc_aimer_prod4_pclmul(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]);
+void kpqc_aimer_sqr_pclmul(uint64_t *r, const uint64_t *a, unsigned nw);
 
 /* Reduced field operations (nw = 2, 3, 4); use_clmul selects PCLMULQDQ. */
 void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int use_clmul);
 void kpqc_aimer_gf_sqr(uint64_t *c, const uint64_t *a, unsigned nw);
+/* c = a^(2^e): e squarings in one call (a linear map, so shares square too) */
+void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int use_clmul);
 void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw);
 
 #endif

@@ -41,3 +41,11 @@ static inline void prod_n(uint64_t *r, const uint64_t *a, const uint64_t *b, uns
 
 void kpqc_aimer_prod3_pclmul(uint64_t r[6], const uint64_t a[3], const uint64_t b[3]) { prod_n(r, a, b, 3); }
 void kpqc_aimer_prod4_pclmul(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]) { prod_n(r, a, b, 4); }
+
+/* The square of a is the square of each word in place: no cross terms. */
+void kpqc_aimer_sqr_pclmul(uint64_t *r, const uint64_t *a, unsigned nw) {
+    for (unsigned i = 0; i < nw; i++) {
+        __m128i x = _mm_cvtsi64_si128((long long)a[i]);
+        _mm_storeu_si128((__m128i *)(r + 2 * i), mul_lo(x, x));
+    }
+}
