@@ -55,6 +55,16 @@ int main(void) {
             ref_mul(r, a, a, nw);
             kpqc_aimer_gf_sqr(s, a, nw);
             CHECK_MSG(memcmp(r, s, 8 * nw) == 0, "square nw=%u it=%d", nw, it);
+            /* e squarings in one call, both ways, against e reference products */
+            unsigned e = (unsigned)(it % 101);
+            memcpy(r, a, sizeof r);
+            for (unsigned k = 0; k < e; k++) ref_mul(r, r, r, nw);
+            kpqc_aimer_gf_sqr_n(p, a, nw, e, 0);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "portable x^(2^%u) nw=%u it=%d", e, nw, it);
+            if (kpqc_use_pclmul()) {
+                kpqc_aimer_gf_sqr_n(q, a, nw, e, 1);
+                CHECK_MSG(memcmp(r, q, 8 * nw) == 0, "pclmul x^(2^%u) nw=%u it=%d", e, nw, it);
+            }
         }
     }
     printf("pclmul path %s\n", kpqc_use_pclmul() ? "tested" : "not available");
