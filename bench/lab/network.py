@@ -140,14 +140,14 @@ def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
             "model_ms": rounds * rtt_ms + cpu_ms + serial_ms}
 
 
-def profile(lab, family, group, sig, have, count, chain=False):
+def profile(lab, family, group, sig, have, count, chain=False, mutual=False):
     """CPU time and flight sizes from the in-process handshake, or why the
     combination cannot run here."""
-    base = {"family": family, "group": group, "sig": sig, "chain": chain}
+    base = {"family": family, "group": group, "sig": sig, "chain": chain, "mutual": mutual}
     if group.lower() not in have:
         return dict(base, status="unavailable", reason=f"group {group} not offered by this build")
     try:
-        setup, hs = handshake.inproc(lab, group, sig, count, chain=chain)
+        setup, hs = handshake.inproc(lab, group, sig, count, chain=chain, mutual=mutual)
     except RuntimeError as e:
         msg = str(e)
         if "cannot make a key" in msg or "cannot sign" in msg:
@@ -156,15 +156,17 @@ def profile(lab, family, group, sig, have, count, chain=False):
             reason = "in-process handshake failed: " + msg.splitlines()[-1][-160:]
         return dict(base, status="unavailable", reason=reason)
     flights, hrr = hs[-1]["flights"], hs[-1]["hrr"]
+    server = 3 if hrr else 1
     return dict(base, status="ok", cpu_ms=summarize([r["ns"] for r in hs])["median"] / 1e6, hrr=hrr,
-                client_hello=flights[0], server_flight=flights[3 if hrr else 1], cert_der=setup["cert_der"])
+                client_hello=flights[0], server_flight=flights[server], cert_der=setup["cert_der"],
+                client_flight=flights[server + 1] if mutual and len(flights) > server + 1 else 0)
 
 
 def measure(lab, topo, conf, prof, count, timeout_ms, congestion):
     argv = [lab.build.handshake, "link", "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
             "--server-netns", topo.server, "--client-netns", topo.client, "--address", topo.server_addr,
             "--timeout-ms", str(timeout_ms)] + (["--congestion-control", congestion] if congestion else [])
-    argv += ["--chain"] if prof["chain"] else []
+    argv += (["--chain"] if prof["chain"] else []) + (["--mutual"] if prof["mutual"] else [])
     recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
     client = [r for r in recs if r.get("mode") == "link"]
     served = [r for r in recs if r.get("mode") == "served"][1:]  # the first one served the warm-up
@@ -231,6 +233,12 @@ def summarize_cell(lab, conf, prof, client, served, method, cc, error="", suite=
                    connect_p50_ms=c["median"], deviation_pct=100 * (s["median"] - m["model_ms"]) / m["model_ms"])
     if prof["chain"]:
         row["chain"] = True
+    if prof["mutual"] and ok:  # the server has the client's flight when it answers the first byte
+        # the client's data segments after its ClientHello (one write): its flight and the first byte
+        segs = sorted(r["data_segs"] - math.ceil(prof["client_hello"] / mss) for r in ok if "data_segs" in r)
+        row.update(mutual=True, client_flight=prof["client_flight"],
+                   client_segments_sent=segs[len(segs) // 2] if segs else None,
+                   echo_p50_ms=summarize([r["ns"] / 1e6 for r in ok])["median"])
     sent = sorted(r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r)
     if sent:  # what the server's kernel sent, against the model's bytes / MSS
         row["segments_sent"] = sent[len(sent) // 2]
@@ -356,20 +364,21 @@ CHAIN_SIGS = ["EC:P-256", "ML-DSA-44", "ML-DSA-65", "haetae2", "haetae3", "haeta
 
 
 def measured_chains(lab, args, group="x25519_smaugt1"):
-    """Each certificate of CHAIN_SIGS as a self-signed leaf and as a chain
-    (leaf and intermediate CA sent, root trusted) over one link of
-    --chain-rtt ms: the server flight the handshake really sent, the round
-    trips the model predicts from it, and the time measured."""
+    """Each certificate of CHAIN_SIGS as a self-signed leaf, as a chain
+    (leaf and intermediate CA sent, root trusted) and as chains both ways
+    (mutual authentication) over one link of --chain-rtt ms: the flights the
+    handshake really sent, the round trips the model predicts from them, and
+    the time measured."""
     have = handshake.available_groups(lab.build)
-    profiles = [profile(lab, "chain", group, sig, have, args.cpu_count, chain) for sig in CHAIN_SIGS
-                for chain in (False, True)]
+    profiles = [profile(lab, "chain", group, sig, have, args.cpu_count, chain, mutual) for sig in CHAIN_SIGS
+                for chain, mutual in ((False, False), (True, False), (True, True))]
     runnable = [p for p in profiles if p["status"] == "ok"]
     conf = LinkConfig(rtt_ms=args.chain_rtt, mtu=args.mtu, seed=args.seed)
     cc = args.congestion_control or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
     results = []
     with netns.Topology() as topo, Link(topo, conf, lab.build.dir, args.method) as link:
         for i, prof in enumerate(runnable):
-            lab.progress("network chains", i, len(runnable), f"{prof['sig']}{' chain' if prof['chain'] else ''}")
+            lab.progress("network chains", i, len(runnable), f"{prof['sig']} {_sent(prof)}")
             try:
                 client, served = measure(lab, topo, conf, prof, args.count, args.timeout_ms, args.congestion_control)
                 error = ""
@@ -383,15 +392,30 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
         measured = (f"{r['p50_ms']:.1f}", f"{(r['p50_ms'] - r['cpu_ms'] - r['serial_ms']) / r['rtt_ms']:.2f}") \
             if r["status"] == "ok" else ("failed", "–")
         sent = r.get("segments_sent")
-        rows.append([r["sig"], "leaf + intermediate" if r.get("chain") else "leaf", r["cert_der"], r["server_flight"],
+        cf = r.get("client_flight", 0)
+        client = "–"
+        if cf:
+            cs = r.get("client_segments_sent")
+            # still the initial window: Linux grows it only while it limits the sender
+            extra = overflow_rtts(cs) if cs else "–"
+            client = (f"{cf} / {math.ceil(cf / r['mss'])} / {cs if cs else '–'} / {extra} / "
+                      f"{(r['echo_p50_ms'] - r['p50_ms']) / r['rtt_ms'] - 1:.2f}")
+        rows.append([r["sig"], _sent(r), r["cert_der"], r["server_flight"],
                      f"{r['segments']} / {sent if sent else '–'}",
-                     f"{r['overflow_rtts']} / {overflow_rtts(sent) if sent else '–'}", f"{r['model_ms']:.1f}",
-                     measured[0], measured[1]])
-    rows += [[p["sig"], "leaf + intermediate" if p["chain"] else "leaf", "unavailable", "–", "–", "–", "–", "–",
-              p["reason"]] for p in profiles if p["status"] != "ok"]
+                     f"{r['overflow_rtts']} / {overflow_rtts(sent) if sent else '–'}", client,
+                     f"{r['model_ms']:.1f}", measured[0], measured[1]])
+    rows += [[p["sig"], _sent(p), "unavailable", "–", "–", "–", "–", "–", "–", p["reason"]]
+             for p in profiles if p["status"] != "ok"]
     lab.section(f"Certificate chains against the initial window, measured ({group}, RTT {args.chain_rtt:g} ms)",
-                "The server's first flight as the handshake sent it, with a self-signed leaf and with a chain "
-                "(leaf and intermediate CA of the same algorithm; the client trusts only the root). "
+                "The server's first flight as the handshake sent it, with a self-signed leaf, with a chain "
+                "(leaf and intermediate CA of the same algorithm; the client trusts only the root), and with "
+                "chains both ways (mutual authentication). The client's certificate flight meets the client's "
+                "own initial window: it delays the server's end of the handshake, not the client's, so it is "
+                "measured from the first application byte the server answers (one RTT after the handshake, "
+                "plus any extra round trips of the client's flight): its bytes, its segments by bytes / MSS, the "
+                "segments the client's kernel sent after the ClientHello (the flight and the first byte), the "
+                "extra round trips predicted from those against the initial window (which a ClientHello alone "
+                "does not grow: Linux grows the window only while it limits the sender) and measured. "
                 f"Initial window {INITCWND} segments. Segments: the flight's bytes / MSS (the model's count) and "
                 "the data segments the server's kernel sent (one TLS record per write, TCP_NODELAY: a flight "
                 "just under the window can still take one segment more than its bytes need); extra round trips "
@@ -399,8 +423,16 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
                 "below a whole number where the client verifies the chain while the flight's last window is "
                 "still on its way.\n\n" +
                 md_table(["certificate", "sent", "certificates DER B", "server flight B", "segments: bytes / sent",
-                          "extra RTT: bytes / sent", "model ms", "p50 ms", "round trips measured"], rows))
+                          "extra RTT: bytes / sent", "client flight: B / segments bytes / sent / extra RTT predicted / "
+                          "measured", "model ms",
+                          "p50 ms",
+                          "round trips measured"], rows))
     return results
+
+
+def _sent(r):
+    what = "leaf + intermediate" if r.get("chain") else "leaf"
+    return what + (", both ways" if r.get("mutual") else "")
 
 
 def link_check(lab, checks, results):

@@ -447,7 +447,7 @@ static int ssl_wait(SSL *ssl, int r, int fd, uint64_t deadline) {
 typedef struct {
     uint64_t connect_ns, handshake_ns, total_ns; /* to TCP established, to client Finished, to the reply byte */
     int ok, timed_out;
-    unsigned retrans, mss;
+    unsigned retrans, mss, data_segs; /* data_segs: every data segment the client sent */
 } link_result;
 
 /* One handshake on a non-blocking socket, the whole of it within net.timeout_ms. */
@@ -483,7 +483,7 @@ done:
     res.total_ns = bench_ns() - t0;
     res.timed_out = !res.ok && bench_ns() >= deadline;
     struct tcp_info ti = tcp_counters(fd);
-    res.retrans = ti.tcpi_total_retrans, res.mss = ti.tcpi_snd_mss;
+    res.retrans = ti.tcpi_total_retrans, res.mss = ti.tcpi_snd_mss, res.data_segs = ti.tcpi_data_segs_out;
     SSL_free(c);
     close(fd);
     return res;
@@ -509,9 +509,9 @@ static int link_mode(tls_pair *t, const char *group, size_t count) {
         link_result r = client_link(t, port);
         if (i < warmup) continue;
         printf("{\"mode\":\"link\",\"group\":\"%s\",\"ok\":%d,\"timeout\":%d,\"connect_ns\":%llu,"
-               "\"hs_ns\":%llu,\"ns\":%llu,\"retrans\":%u,\"mss\":%u}\n",
+               "\"hs_ns\":%llu,\"ns\":%llu,\"retrans\":%u,\"mss\":%u,\"data_segs\":%u}\n",
                group, r.ok, r.timed_out, (unsigned long long)r.connect_ns, (unsigned long long)r.handshake_ns,
-               (unsigned long long)r.total_ns, r.retrans, r.mss);
+               (unsigned long long)r.total_ns, r.retrans, r.mss, r.data_segs);
         fflush(stdout);
     }
     /* a connection the client abandoned may still be open on the server side */

@@ -388,10 +388,15 @@ def network_suite(build, out):
         row = rows[key]
         assert row["status"] == "ok" and row["completed"] == 3 and row["timeouts"] == 0
         assert row["rounds"] == 2 and row["p50_ms"] >= 2 * 20
-    chains = {(x["sig"], x.get("chain", False)): x for x in summary["rows"] if x["suite"] == "network-chain"}
-    ec, ec_chain = chains[("EC:P-256", False)], chains[("EC:P-256", True)]
+    chains = {(x["sig"], x.get("chain", False), x.get("mutual", False)): x
+              for x in summary["rows"] if x["suite"] == "network-chain"}
+    ec, ec_chain, ec_both = (chains[("EC:P-256", c, m)] for c, m in ((False, False), (True, False), (True, True)))
     assert ec["status"] == "ok" and ec["overflow_rtts"] == 0 and ec_chain["cert_der"] > ec["cert_der"]
-    if ("aimer128f", False) in chains:  # 15 kB: the initial window overflows, a round trip more
-        aimer = chains[("aimer128f", False)]
+    assert ec_both["client_flight"] > 0 and ec_both["client_segments_sent"] <= 10
+    assert ec_both["echo_p50_ms"] >= ec_both["p50_ms"] + 20  # the first byte's round trip
+    if ("aimer128f", False, False) in chains:  # 15 kB: the initial window overflows, a round trip more
+        aimer = chains[("aimer128f", False, False)]
         assert aimer["overflow_rtts"] == 1 and aimer["segments_sent"] > 10 and aimer["p50_ms"] >= 3 * 20
+        both = chains[("aimer128f", True, True)]  # the client's 21 kB chain too, at the server's end
+        assert both["client_segments_sent"] > 10 and both["echo_p50_ms"] >= both["p50_ms"] + 2 * 20
     return rows
