@@ -73,15 +73,6 @@ static uint64_t spread32(uint64_t x) {
     return x;
 }
 
-void kpqc_aimer_gf_sqr(uint64_t *c, const uint64_t *a, unsigned nw) {
-    uint64_t t[8];
-    for (unsigned i = 0; i < nw; i++) {
-        t[2 * i] = spread32(a[i]);
-        t[2 * i + 1] = spread32(a[i] >> 32);
-    }
-    kpqc_aimer_reduce(c, t, nw);
-}
-
 /* Repeated squaring with the width and the reduction known at compile
  * time: the S-box's x^(2^e) takes up to a hundred squarings in a row. */
 static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, const unsigned nw,

@@ -22,7 +22,6 @@ void kpqc_aimer_sqr_pclmul(uint64_t *r, const uint64_t *a, unsigned nw);
 
 /* Reduced field operations (nw = 2, 3, 4); use_clmul selects PCLMULQDQ. */
 void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int use_clmul);
-void kpqc_aimer_gf_sqr(uint64_t *c, const uint64_t *a, unsigned nw);
 /* c = a^(2^e): e squarings in one call (a linear map, so shares square too) */
 void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int use_clmul);
 void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw);
