@@ -163,17 +163,27 @@ def profile(lab, family, group, sig, have, count, chain=False, mutual=False):
 
 
 def measure(lab, topo, conf, prof, count, timeout_ms, congestion):
+    """count handshakes of prof across the link: the client's and the
+    server's records, and why there are none if the run failed."""
     argv = [lab.build.handshake, "link", "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
             "--server-netns", topo.server, "--client-netns", topo.client, "--address", topo.server_addr,
             "--timeout-ms", str(timeout_ms)] + (["--congestion-control", congestion] if congestion else [])
     argv += (["--chain"] if prof["chain"] else []) + (["--mutual"] if prof["mutual"] else [])
-    recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
+    try:
+        recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        return [], [], str(e).strip().splitlines()[-1][-200:]
     client = [r for r in recs if r.get("mode") == "link"]
     served = [r for r in recs if r.get("mode") == "served"][1:]  # the first one served the warm-up
     for r in client:
-        lab.raw("network", dict(r, sig=prof["sig"], chain=prof["chain"], rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct,
-                                rate_mbit=conf.rate_mbit, mtu=conf.mtu))
-    return client, served
+        lab.raw("network", dict(r, sig=prof["sig"], chain=prof["chain"], mutual=prof["mutual"], rtt_ms=conf.rtt_ms,
+                                loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu))
+    return client, served, ""
+
+
+def congestion_control(name):
+    """The congestion control both ends use: the one asked for, else the system's."""
+    return name or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
 
 
 def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, congestion="cubic", seed=1):
@@ -185,7 +195,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
     lab.progress("network cpu", len(algorithms), len(algorithms))
     runnable = [p for p in profiles if p["status"] == "ok"]
     results, checks = [], []
-    cc = congestion or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
+    cc = congestion_control(congestion)
     with netns.Topology() as topo:
         total, done = len(confs) * len(runnable), 0
         for conf in confs:
@@ -194,11 +204,7 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
                 random.Random(seed).shuffle(order)  # drift spreads over all algorithms
                 for prof in order:
                     lab.progress("network", done, total, f"{conf.rtt_ms:g} ms {conf.loss_pct:g} % {prof['group']}")
-                    try:
-                        client, served = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
-                        error = ""
-                    except (RuntimeError, subprocess.TimeoutExpired) as e:
-                        client, served, error = [], [], str(e).strip().splitlines()[-1][-200:]
+                    client, served, error = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
                     done += 1
                     results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error))
             lab.raw("network-link", {"link": conf.label(), "method": link.method, "stats": link.stats})
@@ -374,16 +380,13 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
                 for chain, mutual in ((False, False), (True, False), (True, True))]
     runnable = [p for p in profiles if p["status"] == "ok"]
     conf = LinkConfig(rtt_ms=args.chain_rtt, mtu=args.mtu, seed=args.seed)
-    cc = args.congestion_control or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
+    cc = congestion_control(args.congestion_control)
     results = []
     with netns.Topology() as topo, Link(topo, conf, lab.build.dir, args.method) as link:
         for i, prof in enumerate(runnable):
             lab.progress("network chains", i, len(runnable), f"{prof['sig']} {_sent(prof)}")
-            try:
-                client, served = measure(lab, topo, conf, prof, args.count, args.timeout_ms, args.congestion_control)
-                error = ""
-            except (RuntimeError, subprocess.TimeoutExpired) as e:
-                client, served, error = [], [], str(e).strip().splitlines()[-1][-200:]
+            client, served, error = measure(lab, topo, conf, prof, args.count, args.timeout_ms,
+                                            args.congestion_control)
             results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error,
                                           suite="network-chain"))
         lab.progress("network chains", len(runnable), len(runnable))
