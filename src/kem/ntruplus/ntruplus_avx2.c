@@ -435,6 +435,7 @@ static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
     for (unsigned blk = 0; blk < 16; blk++)
         for (unsigned j = 0; j < 3; j++) t[j][blk] = a[3 * blk + j];
     for (unsigned j = 0; j < 3; j++) x[j] = vload(t[j]);
+    kpqc_wipe(t, sizeof t);
 }
 
 static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
@@ -446,6 +447,7 @@ static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
     for (unsigned j = 0; j < 3; j++) vstore(t[j], x[j]);
     for (unsigned blk = 0; blk < 16; blk++)
         for (unsigned j = 0; j < 3; j++) a[3 * blk + j] = t[j][blk];
+    kpqc_wipe(t, sizeof t);
 }
 
 /* All norms first, then their inverses side by side, then the products. */
