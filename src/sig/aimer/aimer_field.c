@@ -74,7 +74,7 @@ static uint64_t spread32(uint64_t x) {
 }
 
 /* Repeated squaring with the width and the reduction known at compile
- * time: the S-box's x^(2^e) takes up to a hundred squarings in a row. */
+ * time: the S-boxes' x^(2^e) take up to 47 squarings in a row. */
 static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, const unsigned nw,
                                                           unsigned e, int use_clmul, const unsigned k1,
                                                           const unsigned k2, const unsigned k3) {
