@@ -241,13 +241,12 @@ def summarize_cell(lab, conf, prof, client, served, method, cc, error="", suite=
         row["chain"] = True
     if prof["mutual"] and ok:  # the server has the client's flight when it answers the first byte
         # the client's data segments after its ClientHello (one write): its flight and the first byte
-        segs = sorted(r["data_segs"] - math.ceil(prof["client_hello"] / mss) for r in ok if "data_segs" in r)
-        row.update(mutual=True, client_flight=prof["client_flight"],
-                   client_segments_sent=segs[len(segs) // 2] if segs else None,
+        segs = [r["data_segs"] - math.ceil(prof["client_hello"] / mss) for r in ok if "data_segs" in r]
+        row.update(mutual=True, client_flight=prof["client_flight"], client_segments_sent=_middle(segs),
                    echo_p50_ms=summarize([r["ns"] / 1e6 for r in ok])["median"])
-    sent = sorted(r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r)
-    if sent:  # what the server's kernel sent, against the model's bytes / MSS
-        row["segments_sent"] = sent[len(sent) // 2]
+    sent = _middle([r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r])
+    if sent is not None:  # what the server's kernel sent, against the model's bytes / MSS
+        row["segments_sent"] = sent
     return lab.row(suite, **row)
 
 
@@ -433,6 +432,11 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
     return results
 
 
+def _middle(xs):
+    """The upper median, a value that occurred; None for no values."""
+    return sorted(xs)[len(xs) // 2] if xs else None
+
+
 def _sent(r):
     what = "leaf + intermediate" if r.get("chain") else "leaf"
     return what + (", both ways" if r.get("mutual") else "")
@@ -446,7 +450,7 @@ def link_check(lab, checks, results):
     for conf, method, stats in checks:
         connects = [r["connect_p50_ms"] for r in results if r["status"] == "ok" and r["rtt_ms"] == conf.rtt_ms
                     and r["loss_pct"] == conf.loss_pct and r["rate_mbit"] == conf.rate_mbit]
-        seen = f"{sorted(connects)[len(connects) // 2]:.2f}" if connects else "–"
+        seen = f"{_middle(connects):.2f}" if connects else "–"
         if not stats:
             rows.append([conf.label(), method, seen, "–", "–", "–", "–"])
             continue
