@@ -13,6 +13,8 @@ struct kpqc_kem_ops {
     int (*keypair)(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng);
     int (*encaps)(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng);
     int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
+    /* KPQC_OK or KPQC_ERR_DECODE; see kpqc_kem_check_keypair. */
+    int (*check_keypair)(const uint8_t *pk, const uint8_t *sk);
 };
 
 /* How a family's official KAT file records a signature. */
@@ -35,6 +37,8 @@ struct kpqc_sig_ops {
     int (*verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                   size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                   const uint8_t *pk);
+    /* KPQC_OK or KPQC_ERR_DECODE; see kpqc_sig_check_keypair. */
+    int (*check_keypair)(const uint8_t *pk, const uint8_t *sk);
     enum kpqc_kat_layout kat_layout;
     size_t kat_sign_rnd_len; /* KPQC_KAT_DETACHED_CTX only */
 };

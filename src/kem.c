@@ -68,3 +68,10 @@ int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len, const uint8
     if (rc != KPQC_OK) kpqc_wipe(ss, ss_len);
     return rc;
 }
+
+int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk, size_t pk_len, const uint8_t *sk,
+                           size_t sk_len) {
+    if (kem == NULL || pk == NULL || sk == NULL) return KPQC_ERR_ARGUMENT;
+    if (pk_len != kem->pk_len || sk_len != kem->sk_len) return KPQC_ERR_LENGTH;
+    return kem->ops->check_keypair(pk, sk);
+}

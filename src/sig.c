@@ -73,3 +73,10 @@ int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig_len, con
                               ctx != NULL ? ctx : empty, ctx_len, pk);
     return rc == KPQC_OK ? KPQC_OK : KPQC_ERR_VERIFY;
 }
+
+int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk, size_t pk_len, const uint8_t *sk,
+                           size_t sk_len) {
+    if (alg == NULL || pk == NULL || sk == NULL) return KPQC_ERR_ARGUMENT;
+    if (pk_len != alg->pk_len || sk_len != alg->sk_len) return KPQC_ERR_LENGTH;
+    return alg->ops->check_keypair(pk, sk);
+}

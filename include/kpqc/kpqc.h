@@ -105,6 +105,12 @@ int kpqc_kem_encaps(const kpqc_kem *kem, uint8_t *ct, size_t ct_len,
 int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
                     const uint8_t *ct, size_t ct_len, const uint8_t *sk,
                     size_t sk_len);
+/* KPQC_OK if the secret key carries the public key `pk` (both SMAUG-T and
+ * NTRU+ secret keys hold pk or its hash for the FO transform), else
+ * KPQC_ERR_DECODE.  Its secret polynomials are not tested: to load a key
+ * pair from storage, follow this with an encapsulate/decapsulate round. */
+int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk,
+                           size_t pk_len, const uint8_t *sk, size_t sk_len);
 
 /* ---------------------------------------------------------------------
  * Signatures.  Every scheme takes a context string of 0..255 bytes.
@@ -139,6 +145,12 @@ int kpqc_sig_sign(const kpqc_sig *alg, uint8_t *sig, size_t *sig_len,
 int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig_len,
                     const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
                     size_t ctx_len, const uint8_t *pk, size_t pk_len);
+/* KPQC_OK if `sk` is a well-formed secret key whose public key is `pk`
+ * (recomputed from the secret part, deterministically), else
+ * KPQC_ERR_DECODE: a corrupted or spliced key is refused before it signs.
+ * Only the verdict depends on the secret. */
+int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk,
+                           size_t pk_len, const uint8_t *sk, size_t sk_len);
 
 #ifdef __cplusplus
 }

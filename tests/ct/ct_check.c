@@ -72,6 +72,8 @@ int main(int argc, char **argv) {
         PUBLIC(&rc, sizeof rc);
         PUBLIC(ct, k->ct_len);
         SECRET(sk, k->sk_len);
+        rc |= kpqc_kem_check_keypair(k, pk, k->pk_len, sk, k->sk_len);
+        PUBLIC(&rc, sizeof rc);
         rc |= kpqc_kem_decaps(k, ss2, 32, ct, k->ct_len, sk, k->sk_len);
         /* Decapsulation of a forged ciphertext takes the rejection path. */
         ct[0] ^= 1;
@@ -79,7 +81,7 @@ int main(int argc, char **argv) {
         PUBLIC(&rej, sizeof rej);
         if (rej != (k->rejection == KPQC_REJECT_EXPLICIT ? KPQC_ERR_DECAPS : KPQC_OK)) rc = -1;
         PUBLIC(&rc, sizeof rc);
-        printf("%s: keypair/encaps/decaps %s\n", k->name, rc == KPQC_OK ? "ran" : "FAILED");
+        printf("%s: keypair/encaps/check/decaps %s\n", k->name, rc == KPQC_OK ? "ran" : "FAILED");
         failures += rc != KPQC_OK;
         checked++;
         free(pk), free(sk), free(ct);
@@ -94,13 +96,15 @@ int main(int argc, char **argv) {
         PUBLIC(&rc, sizeof rc);
         PUBLIC(pk, s->pk_len);
         SECRET(sk, s->sk_len);
+        rc |= kpqc_sig_check_keypair(s, pk, s->pk_len, sk, s->sk_len);
+        PUBLIC(&rc, sizeof rc);
         rc |= kpqc_sig_sign(s, sig, &sig_len, msg, sizeof msg, NULL, 0, sk, s->sk_len, &rng);
         PUBLIC(&rc, sizeof rc);
         PUBLIC(&sig_len, sizeof sig_len);
         PUBLIC(sig, s->sig_len);
         if (rc == KPQC_OK)
             rc = kpqc_sig_verify(s, sig, sig_len, msg, sizeof msg, NULL, 0, pk, s->pk_len);
-        printf("%s: keypair/sign %s\n", s->name, rc == KPQC_OK ? "ran" : "FAILED");
+        printf("%s: keypair/check/sign %s\n", s->name, rc == KPQC_OK ? "ran" : "FAILED");
         failures += rc != KPQC_OK;
         checked++;
         free(pk), free(sk), free(sig);

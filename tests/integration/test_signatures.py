@@ -177,6 +177,38 @@ def test_bad_input_gives_clean_errors(lab, signatures):
         assert r.returncode == 1
 
 
+def test_private_key_must_match_public_key(lab, table, signatures):
+    """A PKCS#8 key (secret key || public key) whose secret coefficients
+    were altered is refused when loaded, deterministically: for HAETAE the
+    last byte of s2 (signatures would still verify now and then), for AIMer
+    the last byte of the plaintext."""
+    sk_len = {s["id"]: s["sk"] for s in table["SIG"]}
+    for alg in (a for a in signatures if a in sk_len):
+        key, _ = make_cert(lab, alg)
+        der = subprocess.run(lab.openssl + ["pkey", "-in", str(key), "-outform", "DER"], capture_output=True,
+                             check=True).stdout
+        _, algid, key_bytes = children(der)
+        spot = sk_len[alg] - 33 if alg.startswith("haetae") else 0
+        path = lab.tmp / f"mismatch-{alg}.der"
+        path.write_bytes(pkcs8(algid[2:], key_bytes))
+        assert lab.run("pkey", "-inform", "DER", "-in", str(path), "-noout", check=False).returncode == 0
+        for flip in (0x01, 0x02, 0x80):
+            bad = bytearray(key_bytes)
+            bad[spot] ^= flip
+            path.write_bytes(pkcs8(algid[2:], bytes(bad)))
+            r = lab.run("pkey", "-inform", "DER", "-in", str(path), "-noout", check=False)
+            assert r.returncode == 1 and "Could not find private key" in r.stderr, (alg, flip, r.stderr)
+        # a key from another pair, spliced with this public key
+        other = lab.tmp / f"other-{alg}.key"
+        lab.run("genpkey", "-algorithm", alg, "-out", str(other))
+        other_der = subprocess.run(lab.openssl + ["pkey", "-in", str(other), "-outform", "DER"],
+                                   capture_output=True, check=True).stdout
+        spliced = children(other_der)[2][:sk_len[alg]] + key_bytes[sk_len[alg]:]
+        path.write_bytes(pkcs8(algid[2:], spliced))
+        r = lab.run("pkey", "-inform", "DER", "-in", str(path), "-noout", check=False)
+        assert r.returncode == 1 and "Could not find private key" in r.stderr, (alg, r.stderr)
+
+
 def test_pure_kem_keys_encode(lab, table):
     listed = lab.run("list", "-kem-algorithms").stdout
     for k in table["KEM"]:

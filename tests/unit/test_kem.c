@@ -98,6 +98,27 @@ static void garbage_inputs(const kpqc_kem *k) {
     free(pk), free(sk), free(ct);
 }
 
+/* The secret key's copy (or hash) of the public key binds the pair. */
+static void keypair_check(const kpqc_kem *k) {
+    uint8_t *pk = test_alloc(k->pk_len), *sk = test_alloc(k->sk_len), *pk2 = test_alloc(k->pk_len),
+            *sk2 = test_alloc(k->sk_len);
+    CHECK(kpqc_kem_keypair(k, pk, k->pk_len, sk, k->sk_len, NULL) == KPQC_OK);
+    CHECK(kpqc_kem_keypair(k, pk2, k->pk_len, sk2, k->sk_len, NULL) == KPQC_OK);
+    CHECK(kpqc_kem_check_keypair(k, pk, k->pk_len, sk, k->sk_len) == KPQC_OK);
+    CHECK(kpqc_kem_check_keypair(k, pk, k->pk_len, sk2, k->sk_len) == KPQC_ERR_DECODE);
+    unsigned accepted = 0;
+    for (size_t b = 0; b < 8 * k->pk_len; b++) {
+        pk[b / 8] ^= (uint8_t)(1u << (b % 8));
+        accepted += kpqc_kem_check_keypair(k, pk, k->pk_len, sk, k->sk_len) == KPQC_OK;
+        pk[b / 8] ^= (uint8_t)(1u << (b % 8));
+    }
+    CHECK_MSG(accepted == 0, "%s: %u public-key bit flips accepted by the pair check", k->name, accepted);
+    CHECK(kpqc_kem_check_keypair(k, pk, k->pk_len + 1, sk, k->sk_len) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_kem_check_keypair(k, pk, k->pk_len, sk, k->sk_len - 1) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_kem_check_keypair(k, pk, k->pk_len, NULL, k->sk_len) == KPQC_ERR_ARGUMENT);
+    free(pk), free(sk), free(pk2), free(sk2);
+}
+
 int main(int argc, char **argv) {
     for (size_t i = 0; i < kpqc_kem_count(); i++) {
         const kpqc_kem *k = kpqc_kem_at(i);
@@ -107,6 +128,7 @@ int main(int argc, char **argv) {
         implicit_rejection(k);
         wrong_lengths(k);
         garbage_inputs(k);
+        keypair_check(k);
     }
     return test_result("test_kem");
 }

@@ -3,8 +3,10 @@
  * Every signature scheme of the table: round trips with random messages and
  * contexts; any single-bit flip of signature, message, context or public
  * key makes verification fail; truncated and oversized signatures are
- * refused; wrong lengths give an error.  Run under AddressSanitizer too, so
- * a decoder reading past a short signature is caught.
+ * refused; wrong lengths give an error; the key-pair check refuses every
+ * altered public key and every altered secret key but for the bytes that
+ * only seed signing.  Run under AddressSanitizer too, so a decoder reading
+ * past a short signature is caught.
  */
 #include <string.h>
 
@@ -37,6 +39,49 @@ static unsigned flips_accepted(const kpqc_sig *s, uint8_t *buf, size_t len, uint
         buf[b / 8] ^= (uint8_t)(1u << (b % 8));
     }
     return accepted;
+}
+
+/* The most a secret key may carry that no check can tie to its public key:
+ * HAETAE's 32-byte seed of the signing randomness, at its end. */
+#define FREE_SEED_BYTES 32
+
+static int pair_checks(const kpqc_sig *s, const uint8_t *pk, const uint8_t *sk) {
+    return kpqc_sig_check_keypair(s, pk, s->pk_len, sk, s->sk_len) == KPQC_OK;
+}
+
+static void keypair_check(const kpqc_sig *s, uint8_t *pk, uint8_t *sk) {
+    CHECK_MSG(pair_checks(s, pk, sk), "%s: fresh key pair refused", s->name);
+    unsigned accepted = 0, unusable = 0;
+    for (size_t b = 0; b < 8 * s->pk_len; b++) {
+        pk[b / 8] ^= (uint8_t)(1u << (b % 8));
+        accepted += pair_checks(s, pk, sk);
+        pk[b / 8] ^= (uint8_t)(1u << (b % 8));
+    }
+    CHECK_MSG(accepted == 0, "%s: %u public-key bit flips accepted by the pair check", s->name, accepted);
+    accepted = 0;
+    for (size_t b = 0; b < 8 * s->sk_len; b++) {
+        sk[b / 8] ^= (uint8_t)(1u << (b % 8));
+        if (pair_checks(s, pk, sk)) {
+            /* tolerated only in the trailing seed, and the key must still sign */
+            uint8_t *sig = test_alloc(s->sig_len), msg[32] = {(uint8_t)b};
+            size_t len = s->sig_len;
+            accepted++;
+            unusable += b / 8 < s->sk_len - FREE_SEED_BYTES ||
+                        kpqc_sig_sign(s, sig, &len, msg, sizeof msg, NULL, 0, sk, s->sk_len, NULL) != KPQC_OK ||
+                        kpqc_sig_verify(s, sig, len, msg, sizeof msg, NULL, 0, pk, s->pk_len) != KPQC_OK;
+            free(sig);
+        }
+        sk[b / 8] ^= (uint8_t)(1u << (b % 8));
+    }
+    CHECK_MSG(unusable == 0, "%s: %u of %u secret-key bit flips accepted wrongly", s->name, unusable, accepted);
+    CHECK(kpqc_sig_check_keypair(s, pk, s->pk_len - 1, sk, s->sk_len) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_check_keypair(s, pk, s->pk_len, sk, s->sk_len + 1) == KPQC_ERR_LENGTH);
+    CHECK(kpqc_sig_check_keypair(s, NULL, s->pk_len, sk, s->sk_len) == KPQC_ERR_ARGUMENT);
+    /* a secret key from another pair */
+    uint8_t *pk2 = test_alloc(s->pk_len), *sk2 = test_alloc(s->sk_len);
+    CHECK(kpqc_sig_keypair(s, pk2, s->pk_len, sk2, s->sk_len, NULL) == KPQC_OK);
+    CHECK(!pair_checks(s, pk, sk2) && !pair_checks(s, pk2, sk) && pair_checks(s, pk2, sk2));
+    free(pk2), free(sk2);
 }
 
 static void check_one(const kpqc_sig *s, unsigned seed) {
@@ -83,6 +128,7 @@ static void check_one(const kpqc_sig *s, unsigned seed) {
         a = flips_accepted(s, pk, s->pk_len, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
         CHECK_MSG(a == 0, "%s: %u public-key bit flips accepted", s->name, a);
         CHECK(verifies(s, sig, sig_len, msg, msg_len, ctx, ctx_len, pk));
+        keypair_check(s, pk, sk);
 
         /* Truncated and oversized signatures: heap copies of the exact size,
          * so AddressSanitizer sees any read past the end. */

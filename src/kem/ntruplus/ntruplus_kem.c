@@ -228,6 +228,16 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     return bad ? KPQC_ERR_DECAPS : KPQC_OK;
 }
 
+/* sk = bytes(f) || bytes(1/h) || F(pk): its hash of pk must be F(pk).
+ * Only the verdict is made public. */
+static int check_keypair(const kpqc_ntruplus_params *p, const uint8_t *pk, const uint8_t *sk) {
+    uint8_t fpk[NTRUPLUS_SYMBYTES];
+    hash_f(p, fpk, pk);
+    int bad = kpqc_ct_memneq(sk + 2 * p->polybytes, fpk, sizeof fpk);
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    return bad ? KPQC_ERR_DECODE : KPQC_OK;
+}
+
 #define NTRUPLUS_OPS(N)                                                                    \
     static int keypair##N(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                 \
         return keypair(&kpqc_ntruplus_params##N, pk, sk, rng);                             \
@@ -238,7 +248,11 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     static int decaps##N(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {              \
         return decaps(&kpqc_ntruplus_params##N, ss, ct, sk);                               \
     }                                                                                      \
-    const struct kpqc_kem_ops kpqc_ntruplus##N##_ops = {keypair##N, encaps##N, decaps##N};
+    static int check_keypair##N(const uint8_t *pk, const uint8_t *sk) {                    \
+        return check_keypair(&kpqc_ntruplus_params##N, pk, sk);                            \
+    }                                                                                      \
+    const struct kpqc_kem_ops kpqc_ntruplus##N##_ops = {keypair##N, encaps##N, decaps##N, \
+                                                        check_keypair##N};
 
 NTRUPLUS_OPS(768)
 NTRUPLUS_OPS(864)

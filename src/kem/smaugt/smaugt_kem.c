@@ -250,6 +250,14 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     return KPQC_OK;
 }
 
+/* sk = s || d || pk: the copy of pk it carries must be pk.  Only the
+ * verdict is made public. */
+static int check_keypair(const smaugt_params *p, const uint8_t *pk, const uint8_t *sk) {
+    int bad = kpqc_ct_memneq(sk + sk_pke_bytes(p) + 32, pk, smaugt_pk_bytes(p));
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    return bad ? KPQC_ERR_DECODE : KPQC_OK;
+}
+
 #define SMAUGT_OPS(name)                                                                     \
     static int name##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {              \
         return keypair(&name, pk, sk, rng);                                                  \
@@ -260,7 +268,11 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     static int name##_decaps(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {           \
         return decaps(&name, ss, ct, sk);                                                    \
     }                                                                                        \
-    const struct kpqc_kem_ops kpqc_##name##_ops = {name##_keypair, name##_encaps, name##_decaps};
+    static int name##_check_keypair(const uint8_t *pk, const uint8_t *sk) {                 \
+        return check_keypair(&name, pk, sk);                                                 \
+    }                                                                                        \
+    const struct kpqc_kem_ops kpqc_##name##_ops = {name##_keypair, name##_encaps, name##_decaps, \
+                                                   name##_check_keypair};
 
 SMAUGT_OPS(smaugt1)
 SMAUGT_OPS(smaugt3)

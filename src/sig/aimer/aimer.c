@@ -325,6 +325,22 @@ static void party_mpc(const struct fctx *f, const struct aimer_params *p,
 
 /* ---------- key generation ---------- */
 
+/* ct = AIM3_iv(pt), in bytes; returns an all-ones mask when pt is refused
+ * (an S-box input is zero).  lin must hold gen_lin(iv). */
+static uint64_t aim3(const struct fctx *f, const struct aimer_params *p, const struct aimer_lin *lin,
+                     uint8_t *ct, const uint8_t *pt) {
+    gf ptg, y[LMAX + 1], xl, ctg;
+    gf_load(ptg, pt, p->nw);
+    uint64_t bad = sbox_outputs(f, p, lin, y, xl, ptg);
+    mersenne(f, ctg, xl, p->exps[p->L]);
+    gf_add(ctg, ctg, ptg);
+    gf_store(ct, ctg, p->nw);
+    kpqc_wipe(ptg, sizeof ptg);
+    kpqc_wipe(y, sizeof y);
+    kpqc_wipe(xl, sizeof xl);
+    return bad;
+}
+
 static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
                          const kpqc_rng *rng) {
     struct fctx f = {p->nw, kpqc_use_pclmul()};
@@ -338,27 +354,37 @@ static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
             ret = KPQC_ERR_RNG;
             break;
         }
-        gf ptg, y[LMAX + 1], xl, ctg;
         gen_lin(lin, p, iv);
-        gf_load(ptg, pt, p->nw);
-        uint64_t bad = sbox_outputs(&f, p, lin, y, xl, ptg);
+        uint64_t bad = aim3(&f, p, lin, pk + nb, pt);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* a refused key is discarded */
         if (bad) continue;
-        mersenne(&f, ctg, xl, p->exps[p->L]);
-        gf_add(ctg, ctg, ptg);
         memcpy(pk, iv, nb);
-        gf_store(pk + nb, ctg, p->nw);
         KPQC_CT_DECLASSIFY(pk, 2 * nb);
         memcpy(sk, pt, nb);
         memcpy(sk + nb, pk, 2 * nb);
-        kpqc_wipe(ptg, sizeof ptg);
-        kpqc_wipe(y, sizeof y);
-        kpqc_wipe(xl, sizeof xl);
         break;
     }
     kpqc_wipe(pt, sizeof pt);
     free(lin);
     return ret;
+}
+
+/* A secret key belongs to pk when it carries pk and its plaintext is one
+ * keygen accepts and encrypts to pk's ct.  Only the verdict is public. */
+static int aimer_check_keypair(const struct aimer_params *p, const uint8_t *pk, const uint8_t *sk) {
+    struct fctx f = {p->nw, kpqc_use_pclmul()};
+    unsigned nb = p->nb;
+    struct aimer_lin *lin = malloc(sizeof *lin);
+    if (lin == NULL) return KPQC_ERR_INTERNAL;
+    uint8_t ct[NBMAX];
+    gen_lin(lin, p, pk);
+    uint64_t bad = aim3(&f, p, lin, ct, sk);
+    bad |= (uint64_t)kpqc_ct_memneq(sk + nb, pk, 2 * nb);
+    bad |= (uint64_t)kpqc_ct_memneq(ct, pk + nb, nb);
+    kpqc_wipe(ct, sizeof ct);
+    free(lin);
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    return bad ? KPQC_ERR_DECODE : KPQC_OK;
 }
 
 /* mu = H0(pk || ctxlen || ctx || m) */
@@ -713,8 +739,11 @@ out:
                            const uint8_t *pk) {                                             \
         return aimer_verify(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);    \
     }                                                                                      \
+    static int id##_check_keypair(const uint8_t *pk, const uint8_t *sk) {                  \
+        return aimer_check_keypair(&id##_params, pk, sk);                                  \
+    }                                                                                      \
     const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,     \
-                                                 KPQC_KAT_SM_MSG_SIG, 0};
+                                                 id##_check_keypair, KPQC_KAT_SM_MSG_SIG, 0};
 
 /* L = 2 for 128/192 (exponents of the two input S-boxes, then the output
  * S-box), L = 3 for 256. */

@@ -97,14 +97,70 @@ static void product_A0_s1(const struct haetae_params *p, hpoly *b,
     }
 }
 
+/* A0 (k x m, NTT domain) and, for the sets that publish b in the normal
+ * domain, the vector a, both expanded from rho. */
+static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_KMAX][MMAX],
+                                 hpoly a[HAETAE_KMAX], const uint8_t *rho) {
+    const unsigned k = p->k, m = p->l - 1;
+    hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
+    uint16_t nonce[HAETAE_KMAX * HAETAE_LMAX];
+    size_t n = 0;
+    for (unsigned i = 0; i < k; i++)
+        for (unsigned j = 0; j < m; j++, n++) dst[n] = &A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
+    if (!p->pk_in_ntt)
+        for (unsigned i = 0; i < k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
+    haetae_poly_uniform_many(dst, nonce, n, rho);
+}
+
+/*
+ * The public vector b of the secret (s1, s2), ready to pack.  Mode 5:
+ * NTT(-2 (A0 s1 + s2)).  Modes 2 and 3: b with 2 b = A0 s1 + s2 + a - b0
+ * (mod q), where b0 in {-1, 0, 1} makes the sum even and is folded into s2
+ * (which then spans [-2, 2]); on a key already folded, b0 is 0 everywhere.
+ */
+static void public_b(const struct haetae_params *p, hpoly *b, const hpoly A0[HAETAE_KMAX][MMAX],
+                     const hpoly *a, hpoly *shat, const hpoly *s1, hpoly *s2) {
+    product_A0_s1(p, b, A0, shat, s1);
+    for (unsigned i = 0; i < p->k; i++) {
+        if (p->pk_in_ntt) {
+            hpoly s2hat = s2[i];
+            haetae_ntt(&s2hat);
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t v = haetae_montgomery_reduce((int64_t)b[i].c[t] * MONT_SQ);
+                v = haetae_freeze(v + s2hat.c[t]);
+                b[i].c[t] = haetae_freeze(-2 * v);
+            }
+            kpqc_wipe(&s2hat, sizeof s2hat);
+        } else {
+            haetae_invntt(&b[i]);
+            for (unsigned t = 0; t < HAETAE_N; t++) {
+                int32_t v = haetae_freeze(b[i].c[t] + s2[i].c[t] + a[i].c[t]);
+                int32_t b0 = v & 1;
+                b0 -= ((v >> 1) & b0) << 1;
+                b[i].c[t] = (v - b0) >> 1;
+                s2[i].c[t] -= b0;
+            }
+        }
+    }
+}
+
+/* Whether the singular value of (s1, s2) exceeds the bound keygen keeps. */
+static uint32_t singular_value_too_large(const struct haetae_params *p, const hpoly *s) {
+    int64_t sv = haetae_sk_singular_value(p, s, p->l - 1 + p->k);
+    return (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
+}
+
+struct keygen_ws {
+    hpoly A0[HAETAE_KMAX][MMAX], a[HAETAE_KMAX];
+    hpoly s[MMAX + HAETAE_KMAX], s2_read[HAETAE_KMAX], shat[MMAX], b[HAETAE_KMAX];
+    uint8_t seed[HAETAE_SEEDBYTES], seedbuf[2 * HAETAE_SEEDBYTES + HAETAE_CRHBYTES];
+    uint8_t packed[HAETAE_KMAX * 512];
+};
+
 static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
                           const kpqc_rng *rng) {
     const unsigned k = p->k, m = p->l - 1;
-    struct {
-        hpoly A0[HAETAE_KMAX][MMAX], a[HAETAE_KMAX];
-        hpoly s[MMAX + HAETAE_KMAX], shat[MMAX], b[HAETAE_KMAX];
-        uint8_t seed[HAETAE_SEEDBYTES], seedbuf[2 * HAETAE_SEEDBYTES + HAETAE_CRHBYTES];
-    } *w = malloc(sizeof *w);
+    struct keygen_ws *w = malloc(sizeof *w);
     if (w == NULL) return KPQC_ERR_INTERNAL;
     if (kpqc_randombytes(rng, w->seed, sizeof w->seed) != 0) {
         kpqc_wipe(w, sizeof *w);
@@ -115,54 +171,18 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     const uint8_t *rho = w->seedbuf, *sigma = rho + HAETAE_SEEDBYTES, *key = sigma + HAETAE_CRHBYTES;
     /* rho is public */
     KPQC_CT_DECLASSIFY(w->seedbuf, HAETAE_SEEDBYTES);
-
-    {
-        hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
-        uint16_t nonce[HAETAE_KMAX * HAETAE_LMAX];
-        size_t n = 0;
-        for (unsigned i = 0; i < k; i++)
-            for (unsigned j = 0; j < m; j++, n++) dst[n] = &w->A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
-        if (!p->pk_in_ntt)
-            for (unsigned i = 0; i < k; i++, n++) dst[n] = &w->a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
-        haetae_poly_uniform_many(dst, nonce, n, rho);
-    }
+    expand_keygen_matrix(p, w->A0, w->a, rho);
 
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
         haetae_poly_eta_many(w->s, m + k, sigma, counter);
-        if (!p->pk_in_ntt) {
-            /* b = A0 s1 + s2 + a mod q, then b = 2 b1 + b0 with b0 in
-             * {-1, 0, 1} folded into s2 (before the singular values) */
-            product_A0_s1(p, w->b, w->A0, w->shat, s1);
-            for (unsigned i = 0; i < k; i++) {
-                haetae_invntt(&w->b[i]);
-                for (unsigned t = 0; t < HAETAE_N; t++) {
-                    int32_t v = haetae_freeze(w->b[i].c[t] + s2[i].c[t] + w->a[i].c[t]);
-                    int32_t b0 = v & 1;
-                    b0 -= ((v >> 1) & b0) << 1;
-                    w->b[i].c[t] = (v - b0) >> 1;
-                    s2[i].c[t] -= b0;
-                }
-            }
-        }
-        int64_t sv = haetae_sk_singular_value(p, w->s, m + k);
-        uint32_t reject = (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
+        /* modes 2 and 3 fold b0 into s2 before the singular value */
+        if (!p->pk_in_ntt) public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
+        uint32_t reject = singular_value_too_large(p, w->s);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
     }
-    if (p->pk_in_ntt) {
-        /* NTT(-2b) with b = A0 s1 + s2 */
-        product_A0_s1(p, w->b, w->A0, w->shat, s1);
-        for (unsigned i = 0; i < k; i++) {
-            hpoly s2hat = s2[i];
-            haetae_ntt(&s2hat);
-            for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = haetae_montgomery_reduce((int64_t)w->b[i].c[t] * MONT_SQ);
-                v = haetae_freeze(v + s2hat.c[t]);
-                w->b[i].c[t] = haetae_freeze(-2 * v);
-            }
-        }
-    }
+    if (p->pk_in_ntt) public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
     /* the public key is output */
     KPQC_CT_DECLASSIFY(w->b, sizeof w->b);
 
@@ -181,6 +201,55 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     kpqc_wipe(w, sizeof *w);
     free(w);
     return KPQC_OK;
+}
+
+/* s1 || s2 from a secret key; returns a nonzero mask if a coefficient is
+ * out of the range keygen produces ([-1, 1], s2 of modes 2 and 3 [-2, 2]),
+ * which the packing could otherwise carry. */
+static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uint8_t *sk) {
+    const unsigned m = p->l - 1;
+    size_t off = haetae_pk_bytes(p);
+    uint32_t bad = 0;
+    for (unsigned j = 0; j < m + p->k; j++) {
+        int wide = j >= m && p->s2_bytes != HAETAE_N / 4;
+        if (wide) {
+            haetae_unpack_2eta(&s[j], sk + off);
+            off += p->s2_bytes;
+        } else {
+            haetae_unpack_eta(&s[j], sk + off);
+            off += HAETAE_N / 4;
+        }
+        uint32_t bound = wide ? 2 : 1;
+        for (unsigned t = 0; t < HAETAE_N; t++) bad |= (uint32_t)(s[j].c[t] + (int32_t)bound) > 2 * bound;
+    }
+    return bad;
+}
+
+/*
+ * A secret key belongs to pk when the public key it carries is pk, its
+ * secret coefficients are in range and give pk's b exactly, and their
+ * singular value is within keygen's bound.  (The final 32 bytes only seed
+ * signing and may be anything.)  The verdict alone is made public.
+ */
+static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk, const uint8_t *sk) {
+    const unsigned k = p->k, m = p->l - 1;
+    const size_t pklen = haetae_pk_bytes(p);
+    struct keygen_ws *w = malloc(sizeof *w);
+    if (w == NULL) return KPQC_ERR_INTERNAL;
+    hpoly *s1 = w->s, *s2 = w->s + m;
+    uint32_t bad = (uint32_t)kpqc_ct_memneq(sk, pk, pklen);
+    bad |= unpack_secret(p, w->s, sk);
+    memcpy(w->s2_read, s2, k * sizeof(hpoly));
+    expand_keygen_matrix(p, w->A0, w->a, pk);
+    public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
+    bad |= (uint32_t)kpqc_ct_memneq(w->s2_read, s2, k * sizeof(hpoly)); /* b0 was not 0 */
+    for (unsigned i = 0; i < k; i++) haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);
+    bad |= (uint32_t)kpqc_ct_memneq(w->packed, pk + HAETAE_SEEDBYTES, k * p->polyq_bytes);
+    bad |= singular_value_too_large(p, w->s);
+    kpqc_wipe(w, sizeof *w);
+    free(w);
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    return bad ? KPQC_ERR_DECODE : KPQC_OK;
 }
 
 /* ---------- signature encoding ---------- */
@@ -462,8 +531,12 @@ out:
                            const uint8_t *pk) {                                                 \
         return haetae_verify(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);       \
     }                                                                                          \
+    static int id##_check_keypair(const uint8_t *pk, const uint8_t *sk) {                      \
+        return haetae_check_keypair(&id##_params, pk, sk);                                     \
+    }                                                                                          \
     const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,         \
-                                                 KPQC_KAT_DETACHED_CTX, HAETAE_SEEDBYTES};
+                                                 id##_check_keypair, KPQC_KAT_DETACHED_CTX,    \
+                                                 HAETAE_SEEDBYTES};
 
 HAETAE_SET(haetae2)
 HAETAE_SET(haetae3)
