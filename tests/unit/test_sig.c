@@ -77,6 +77,16 @@ static void keypair_check(const kpqc_sig *s, uint8_t *pk, uint8_t *sk) {
     CHECK(kpqc_sig_check_keypair(s, pk, s->pk_len - 1, sk, s->sk_len) == KPQC_ERR_LENGTH);
     CHECK(kpqc_sig_check_keypair(s, pk, s->pk_len, sk, s->sk_len + 1) == KPQC_ERR_LENGTH);
     CHECK(kpqc_sig_check_keypair(s, NULL, s->pk_len, sk, s->sk_len) == KPQC_ERR_ARGUMENT);
+    /* Constant secret keys: all-ones puts every secret coefficient out of
+     * range, which the check reads on (it does not stop at the first
+     * mismatch) and which overflows the arithmetic if left unchecked: run
+     * under UBSan too. */
+    uint8_t *fill = test_alloc(s->sk_len);
+    for (int v = 0; v < 256; v += 255) {
+        memset(fill, v, s->sk_len);
+        CHECK_MSG(!pair_checks(s, pk, fill), "%s: a secret key of bytes %02x accepted", s->name, v);
+    }
+    free(fill);
     /* a secret key from another pair */
     uint8_t *pk2 = test_alloc(s->pk_len), *sk2 = test_alloc(s->sk_len);
     CHECK(kpqc_sig_keypair(s, pk2, s->pk_len, sk2, s->sk_len, NULL) == KPQC_OK);

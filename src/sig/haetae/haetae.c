@@ -203,9 +203,10 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     return KPQC_OK;
 }
 
-/* s1 || s2 from a secret key; returns a nonzero mask if a coefficient is
- * out of the range keygen produces ([-1, 1], s2 of modes 2 and 3 [-2, 2]),
- * which the packing could otherwise carry. */
+/* s1 || s2 from a secret key; returns nonzero if a coefficient is out of
+ * the range keygen produces ([-1, 1], s2 of modes 2 and 3 [-2, 2]), which
+ * the packing could otherwise carry.  Such a coefficient is read as 0, so
+ * the arithmetic that follows stays within its bounds. */
 static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uint8_t *sk) {
     const unsigned m = p->l - 1;
     size_t off = haetae_pk_bytes(p);
@@ -220,7 +221,11 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
             off += HAETAE_N / 4;
         }
         uint32_t bound = wide ? 2 : 1;
-        for (unsigned t = 0; t < HAETAE_N; t++) bad |= (uint32_t)(s[j].c[t] + (int32_t)bound) > 2 * bound;
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            uint32_t out = (uint32_t)(s[j].c[t] + (int32_t)bound) > 2 * bound;
+            s[j].c[t] &= (int32_t)(out - 1);
+            bad |= out;
+        }
     }
     return bad;
 }

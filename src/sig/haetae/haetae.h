@@ -156,9 +156,9 @@ uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_ga
 int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys);
 /* Adds the squared moduli of a's 256 evaluations to sum (the run-time
  * choice, and each path). */
-void haetae_fft_sqabs_acc(int32_t sum[HAETAE_N], const hpoly *a);
-void haetae_fft_sqabs_acc_portable(int32_t sum[HAETAE_N], const hpoly *a);
-void haetae_fft_sqabs_acc_avx2(int32_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]);
+void haetae_fft_sqabs_acc(int64_t sum[HAETAE_N], const hpoly *a);
+void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
+void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or

@@ -121,22 +121,26 @@ static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a)
     }
 }
 
-/* x <- min(x, y), y <- max(x, y) without branches. */
-static inline void minmax(int32_t *x, int32_t *y) {
-    int32_t a = *x, b = *y;
-    int64_t d = (int64_t)b - a;
-    int32_t m = (int32_t)(d >> 63) & (a ^ b);
+/* x <- min(x, y), y <- max(x, y) without branches (|x|, |y| < 2^62). */
+static inline void minmax(int64_t *x, int64_t *y) {
+    int64_t a = *x, b = *y;
+    int64_t m = ((b - a) >> 63) & (a ^ b);
     *x = a ^ m;
     *y = b ^ m;
 }
 
-void haetae_fft_sqabs_acc_portable(int32_t sum[HAETAE_N], const hpoly *a) {
+/* round(x^2 / 2^16), exact: the squares of a polynomial with coefficients
+ * up to 2 in size reach 2^34 (keygen's keys stay far below 2^31, but a
+ * secret key being checked may be anything). */
+static inline int64_t sqrnd16(int32_t x) { return ((int64_t)x * x + (1 << 15)) >> 16; }
+
+void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a) {
     int32_t re[HAETAE_N], im[HAETAE_N];
     fft_poly(re, im, a);
-    for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += mulrnd16(re[j], re[j]) + mulrnd16(im[j], im[j]);
+    for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += sqrnd16(re[j]) + sqrnd16(im[j]);
 }
 
-void haetae_fft_sqabs_acc(int32_t sum[HAETAE_N], const hpoly *a) {
+void haetae_fft_sqabs_acc(int64_t sum[HAETAE_N], const hpoly *a) {
 #if defined(__x86_64__)
     if (kpqc_use_avx2()) {
         haetae_fft_sqabs_acc_avx2(sum, a, fft_roots);
@@ -147,22 +151,22 @@ void haetae_fft_sqabs_acc(int32_t sum[HAETAE_N], const hpoly *a) {
 }
 
 int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys) {
-    int32_t sum[HAETAE_N] = {0};
-    int32_t best[HAETAE_N / 58 + 1];
+    int64_t sum[HAETAE_N] = {0};
+    int64_t best[HAETAE_N / 58 + 1];
     const unsigned nbest = HAETAE_N / p->tau + 1;
     for (unsigned i = 0; i < npolys; i++) haetae_fft_sqabs_acc(sum, &s[i]);
     for (unsigned j = 0; j < nbest; j++) best[j] = sum[j];
     for (unsigned i = nbest; i < HAETAE_N; i++)
         for (unsigned j = 0; j < nbest; j++) minmax(&sum[i], &best[j]);
-    int32_t min = best[0];
+    int64_t min = best[0];
     for (unsigned j = 1; j < nbest; j++) {
-        int32_t t = best[j];
+        int64_t t = best[j];
         minmax(&min, &t);
     }
-    int32_t res = 0;
+    int64_t res = 0;
     for (unsigned j = 0; j < nbest; j++) {
-        int32_t above = (int32_t)(((int64_t)min - best[j]) >> 63); /* best[j] > min */
-        int32_t w = (above & (int32_t)p->tau) | (~above & (int32_t)(HAETAE_N % p->tau));
+        int64_t above = (min - best[j]) >> 63; /* best[j] > min */
+        int64_t w = (above & (int64_t)p->tau) | (~above & (int64_t)(HAETAE_N % p->tau));
         /* the +1 accounts for the identity block of the key; round off 10 bits */
         res += ((best[j] + 0x10200) >> 10) * w;
     }

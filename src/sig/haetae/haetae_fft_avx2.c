@@ -3,7 +3,8 @@
  * instruction.  Every value is an int32 kept in the low half of a 64-bit
  * lane: vpmuldq multiplies those halves exactly, and additions and the
  * logical shift of a rounded product leave the low halves equal to the
- * portable code's int32 results, bit for bit.
+ * portable code's int32 results, bit for bit.  The final squares are
+ * non-negative, so their whole lanes are the exact 64-bit results.
  */
 #include "haetae.h"
 
@@ -21,7 +22,7 @@ static inline unsigned bitrev8(unsigned x) {
     return ((x & 0xAA) >> 1) | ((x & 0x55) << 1);
 }
 
-void haetae_fft_sqabs_acc_avx2(int32_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]) {
+void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]) {
     int64_t re[HAETAE_N] __attribute__((aligned(32))), im[HAETAE_N] __attribute__((aligned(32)));
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);
@@ -69,7 +70,7 @@ void haetae_fft_sqabs_acc_avx2(int32_t sum[HAETAE_N], const hpoly *a, const int3
         __m256i y = _mm256_load_si256((const __m256i *)&im[j]);
         int64_t s[4] __attribute__((aligned(32)));
         _mm256_store_si256((__m256i *)s, _mm256_add_epi64(mulrnd16(x, x), mulrnd16(y, y)));
-        for (unsigned t = 0; t < 4; t++) sum[j + t] += (int32_t)(uint32_t)s[t];
+        for (unsigned t = 0; t < 4; t++) sum[j + t] += s[t];
     }
 }
 #endif
