@@ -357,20 +357,14 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         return KPQC_ERR_RNG;
     }
 
-    /* secret key: pk || s1 || s2 || key; its first part is public */
+    /* secret key: pk || s1 || s2 || key; its first part is public.  (Out-
+     * of-range coefficients, which the key-pair check refuses, sign as 0.) */
     memcpy(w->pk, sk, pklen);
     KPQC_CT_DECLASSIFY(w->pk, pklen);
     expand_public(p, w->A, w->pk);
-    size_t off = pklen;
-    for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) haetae_unpack_eta(&w->shat[j], sk + off);
-    for (unsigned i = 0; i < k; i++, off += p->s2_bytes) {
-        if (p->s2_bytes == HAETAE_N / 4)
-            haetae_unpack_eta(&w->shat[m + i], sk + off);
-        else
-            haetae_unpack_2eta(&w->shat[m + i], sk + off);
-    }
+    (void)unpack_secret(p, w->shat, sk);
     for (unsigned j = 0; j < m + k; j++) haetae_ntt(&w->shat[j]);
-    memcpy(w->key_rnd, sk + off, HAETAE_SEEDBYTES);
+    memcpy(w->key_rnd, sk + haetae_sk_bytes(p) - HAETAE_SEEDBYTES, HAETAE_SEEDBYTES);
 
     message_hash(w->mu, HAETAE_CRHBYTES, sk, pklen, ctx, ctx_len, msg, msg_len);
     {
