@@ -7,7 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config perl clang llvm lld libclang-rt-14-dev valgrind \
-python3 python3-venv python3-pip mosquitto mosquitto-clients iproute2 iputils-ping procps cargo"
+python3 python3-venv python3-pip mosquitto mosquitto-clients iproute2 iputils-ping procps cargo \
+nginx-light curl default-jdk-headless maven"
 
 missing=""
 for p in $APT_PACKAGES; do
@@ -21,10 +22,13 @@ if [ -n "$missing" ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# The broker is started by the tests themselves, never as a system service.
-if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet mosquitto 2>/dev/null; then
-    systemctl stop mosquitto || true
-fi
+# The broker and the web server are started by the tests themselves, never
+# as system services.
+for service in mosquitto nginx; do
+    if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet $service 2>/dev/null; then
+        systemctl stop $service || true
+    fi
+done
 
 VENV=build/venv
 if [ ! -x "$VENV/bin/python" ]; then

@@ -19,12 +19,12 @@ typedef struct kpqc_nist_drbg {
 } kpqc_nist_drbg;
 
 /* randombytes_init(entropy, personalization, 256); personalization may be NULL. */
-void kpqc_nist_drbg_init(kpqc_nist_drbg *d, const uint8_t entropy[48],
-                         const uint8_t *personalization48);
+KPQC_API void kpqc_nist_drbg_init(kpqc_nist_drbg *d, const uint8_t entropy[48],
+                                  const uint8_t *personalization48);
 /* randombytes(out, len); always returns 0.  Usable as kpqc_rng.fill. */
-int kpqc_nist_drbg_fill(void *ctx, uint8_t *out, size_t len);
+KPQC_API int kpqc_nist_drbg_fill(void *ctx, uint8_t *out, size_t len);
 /* A kpqc_rng drawing from `d`. */
-kpqc_rng kpqc_nist_drbg_rng(kpqc_nist_drbg *d);
+KPQC_API kpqc_rng kpqc_nist_drbg_rng(kpqc_nist_drbg *d);
 
 #ifdef __cplusplus
 }

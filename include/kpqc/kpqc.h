@@ -21,6 +21,14 @@ extern "C" {
 
 #define KPQC_VERSION_STRING "0.1.0"
 
+/* The functions below are the library's interface, exported from
+ * libkpqc.so; everything else in the library is built hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPQC_API __attribute__((visibility("default")))
+#else
+#define KPQC_API
+#endif
+
 typedef enum kpqc_status {
     KPQC_OK = 0,
     KPQC_ERR_ARGUMENT = -1,  /* NULL pointer or unknown algorithm */
@@ -33,7 +41,7 @@ typedef enum kpqc_status {
 } kpqc_status;
 
 /* A short English description of a status code (never NULL). */
-const char *kpqc_status_string(int status);
+KPQC_API const char *kpqc_status_string(int status);
 
 /* ---------------------------------------------------------------------
  * Randomness.  `fill` writes `len` random bytes to `out` and returns 0 on
@@ -49,7 +57,7 @@ typedef struct kpqc_rng {
 } kpqc_rng;
 
 /* Draw from `rng` (or the OS when NULL). */
-int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
+KPQC_API int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
 
 /* ---------------------------------------------------------------------
  * Code paths.  By default the fastest path the CPU supports is used
@@ -62,9 +70,9 @@ typedef enum kpqc_impl {
     KPQC_IMPL_PORTABLE = 1,
 } kpqc_impl;
 
-void kpqc_set_impl(kpqc_impl impl);
+KPQC_API void kpqc_set_impl(kpqc_impl impl);
 /* "avx2" or "portable": the path calls made now will take. */
-const char *kpqc_impl_name(void);
+KPQC_API const char *kpqc_impl_name(void);
 
 /* ---------------------------------------------------------------------
  * Key encapsulation.
@@ -90,27 +98,27 @@ typedef struct kpqc_kem {
 #define KPQC_REJECT_IMPLICIT 0
 #define KPQC_REJECT_EXPLICIT 1
 
-size_t kpqc_kem_count(void);
-const kpqc_kem *kpqc_kem_at(size_t index);
+KPQC_API size_t kpqc_kem_count(void);
+KPQC_API const kpqc_kem *kpqc_kem_at(size_t index);
 /* Case-insensitive; accepts primary names and aliases.  NULL if unknown. */
-const kpqc_kem *kpqc_kem_by_name(const char *name);
+KPQC_API const kpqc_kem *kpqc_kem_by_name(const char *name);
 
-int kpqc_kem_keypair(const kpqc_kem *kem, uint8_t *pk, size_t pk_len,
-                     uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
-int kpqc_kem_encaps(const kpqc_kem *kem, uint8_t *ct, size_t ct_len,
-                    uint8_t *ss, size_t ss_len, const uint8_t *pk,
-                    size_t pk_len, const kpqc_rng *rng);
+KPQC_API int kpqc_kem_keypair(const kpqc_kem *kem, uint8_t *pk, size_t pk_len,
+                              uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
+KPQC_API int kpqc_kem_encaps(const kpqc_kem *kem, uint8_t *ct, size_t ct_len,
+                             uint8_t *ss, size_t ss_len, const uint8_t *pk,
+                             size_t pk_len, const kpqc_rng *rng);
 /* An invalid ciphertext of the right length is answered as the scheme's
  * specification says (see kpqc_kem.rejection); never by a crash. */
-int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
-                    const uint8_t *ct, size_t ct_len, const uint8_t *sk,
-                    size_t sk_len);
+KPQC_API int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
+                             const uint8_t *ct, size_t ct_len, const uint8_t *sk,
+                             size_t sk_len);
 /* KPQC_OK if the secret key carries the public key `pk` (both SMAUG-T and
  * NTRU+ secret keys hold pk or its hash for the FO transform), else
  * KPQC_ERR_DECODE.  Its secret polynomials are not tested: to load a key
  * pair from storage, follow this with an encapsulate/decapsulate round. */
-int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk,
-                           size_t pk_len, const uint8_t *sk, size_t sk_len);
+KPQC_API int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk,
+                                    size_t pk_len, const uint8_t *sk, size_t sk_len);
 
 /* ---------------------------------------------------------------------
  * Signatures.  Every scheme takes a context string of 0..255 bytes.
@@ -131,26 +139,26 @@ typedef struct kpqc_sig {
     const kpqc_sig_ops *ops;
 } kpqc_sig;
 
-size_t kpqc_sig_count(void);
-const kpqc_sig *kpqc_sig_at(size_t index);
-const kpqc_sig *kpqc_sig_by_name(const char *name);
+KPQC_API size_t kpqc_sig_count(void);
+KPQC_API const kpqc_sig *kpqc_sig_at(size_t index);
+KPQC_API const kpqc_sig *kpqc_sig_by_name(const char *name);
 
-int kpqc_sig_keypair(const kpqc_sig *alg, uint8_t *pk, size_t pk_len,
-                     uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
-int kpqc_sig_sign(const kpqc_sig *alg, uint8_t *sig, size_t *sig_len,
-                  const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
-                  size_t ctx_len, const uint8_t *sk, size_t sk_len,
-                  const kpqc_rng *rng);
+KPQC_API int kpqc_sig_keypair(const kpqc_sig *alg, uint8_t *pk, size_t pk_len,
+                              uint8_t *sk, size_t sk_len, const kpqc_rng *rng);
+KPQC_API int kpqc_sig_sign(const kpqc_sig *alg, uint8_t *sig, size_t *sig_len,
+                           const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                           size_t ctx_len, const uint8_t *sk, size_t sk_len,
+                           const kpqc_rng *rng);
 /* KPQC_OK if valid, KPQC_ERR_VERIFY if not (including malformed input). */
-int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig_len,
-                    const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
-                    size_t ctx_len, const uint8_t *pk, size_t pk_len);
+KPQC_API int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig_len,
+                             const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                             size_t ctx_len, const uint8_t *pk, size_t pk_len);
 /* KPQC_OK if `sk` is a well-formed secret key whose public key is `pk`
  * (recomputed from the secret part, deterministically), else
  * KPQC_ERR_DECODE: a corrupted or spliced key is refused before it signs.
  * Only the verdict depends on the secret. */
-int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk,
-                           size_t pk_len, const uint8_t *sk, size_t sk_len);
+KPQC_API int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk,
+                                    size_t pk_len, const uint8_t *sk, size_t sk_len);
 
 #ifdef __cplusplus
 }

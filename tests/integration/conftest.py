@@ -1,6 +1,7 @@
 """Shared fixtures: the build tree's private openssl with kpqcprovider."""
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import sys
@@ -67,14 +68,56 @@ class Lab:
                               input="GET / HTTP/1.0\r\n\r\n", capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.fixture(scope="session")
-def lab(request, tmp_path_factory):
+def _provider_build(request):
+    """The build directory, when it has the provider (else the test is skipped)."""
     build = request.config.getoption("--build-dir")
     if not (pathlib.Path(build) / "kpqc-openssl").exists():
         pytest.skip("provider not built")
-    return Lab(build, tmp_path_factory.mktemp("lab"))
+    return build
+
+
+@pytest.fixture(scope="session")
+def lab(request, tmp_path_factory):
+    return Lab(_provider_build(request), tmp_path_factory.mktemp("lab"))
 
 
 @pytest.fixture(scope="session")
 def table():
     return kpqc_table.load()
+
+
+class Installed:
+    """`cmake --install` of the build tree into a fresh prefix, and the
+    environment of a program using it: the private OpenSSL's libraries, the
+    installed provider loaded through the installed openssl.cnf (nothing of
+    the build tree)."""
+
+    def __init__(self, build, prefix):
+        self.build = pathlib.Path(build).resolve()
+        self.prefix = pathlib.Path(prefix)
+        cache = dict(re.findall(r"^(\w+):\w+=(.*)$", (self.build / "CMakeCache.txt").read_text(), re.M))
+        self.cmake = cache["CMAKE_COMMAND"]
+        self.openssl_bin = cache["KPQC_OPENSSL_BIN"]
+        self.openssl_lib = pathlib.Path(cache["KPQC_OPENSSL_PREFIX"]) / "lib"
+        self.libdir = self.prefix / cache["CMAKE_INSTALL_LIBDIR"]
+        self.share = self.prefix / "share" / "kpqc-tls"
+        subprocess.run([self.cmake, "--install", str(self.build), "--prefix", str(self.prefix)],
+                       check=True, capture_output=True, text=True, timeout=300)
+
+    def env(self, conf=None):
+        """The private OpenSSL first on the library path (programs linked
+        against the system's libssl.so.3 run on it), the installed libkpqc
+        next, OPENSSL_CONF the installed configuration (or `conf`)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENSSL_", "KPQC_OPENSSL", "SSL_CERT"))}
+        env["LD_LIBRARY_PATH"] = f"{self.openssl_lib}:{self.libdir}"
+        env["OPENSSL_CONF"] = str(conf or self.share / "openssl.cnf")
+        return env
+
+    def openssl(self, *args, conf=None, timeout=60, check=True, **kw):
+        return subprocess.run([self.openssl_bin, *args], env=self.env(conf), capture_output=True, text=True,
+                              timeout=timeout, check=check, **kw)
+
+
+@pytest.fixture(scope="session")
+def installed(request, tmp_path_factory):
+    return Installed(_provider_build(request), tmp_path_factory.mktemp("prefix"))
