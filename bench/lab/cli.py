@@ -31,10 +31,10 @@ def plugin_suites():
 
 def explain_spawn(lab, inproc_results, spawn_results):
     rows = []
-    base_in = next((r["median_ns"] for (g, _), r in inproc_results.items() if g == "X25519"), None)
+    base_in = next((r["median_ns"] for r in inproc_results.values() if r["group"] == "X25519"), None)
     base_sp = spawn_results.get("X25519", {}).get("median")
     for g, s in spawn_results.items():
-        r = next((r for (gg, _), r in inproc_results.items() if gg == g), None)
+        r = next((r for r in inproc_results.values() if r["group"] == g), None)
         if r is None or not s.get("n"):
             continue
         rows.append([g, handshake.family(g), f"{r['median_ns'] / 1e3:.0f}", f"{s['median'] / 1e6:.1f}",
@@ -93,8 +93,8 @@ def main(argv):
     elif args.suite in ("quick", "paper"):
         full = args.suite == "paper"
         ns = argparse.Namespace(iterations=10000 if full else 3000, slow_iterations=200 if full else 30,
-                                count=500 if full else 300, levels="1,3,5" if full else "1", sigs="", mutual=False,
-                                tcp=True)
+                                count=20, rounds=40 if full else 20, levels="1,3,5" if full else "1", sigs="",
+                                groups="", mutual=False, tcp=True, no_instructions=False)
         prims.run(ns, lab)
         sizes.run(ns, lab)
         plots.cert_sizes(lab)

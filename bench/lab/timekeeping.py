@@ -36,13 +36,46 @@ P99_LIMIT_US = 1000.0
 MAX_LIMIT_US = 10000.0
 
 
-def _steal_ms():
+def _cpu_ticks():
+    """All CPUs' (user, nice, system, idle, iowait, irq, softirq, steal)
+    ticks from /proc/stat, or None where there is none."""
     try:
         with open("/proc/stat") as f:
-            fields = f.readline().split()
-        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+            return [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+
+
+def _steal_ms():
+    t = _cpu_ticks()
+    return t[7] * 1000 / os.sysconf("SC_CLK_TCK") if t and len(t) == 8 else 0.0
+
+
+class MachineLoad:
+    """How busy the machine was while a table was measured: the share of
+    CPU time the hypervisor stole, the share spent busy (this run included:
+    on 2 cores one busy measurement is ~50 %), and the 1-minute load average
+    at the end.  `with MachineLoad() as m: ...; m.result`"""
+
+    def __enter__(self):
+        self._t0 = _cpu_ticks()
+        return self
+
+    def __exit__(self, *exc):
+        t1 = _cpu_ticks()
+        self.result = {"steal_pct": None, "busy_pct": None, "load1": round(os.getloadavg()[0], 2)}
+        if self._t0 and t1 and len(t1) == 8:
+            d = [b - a for a, b in zip(self._t0, t1)]
+            total = sum(d) or 1
+            self.result["steal_pct"] = round(100 * d[7] / total, 2)
+            self.result["busy_pct"] = round(100 * (total - d[3] - d[4] - d[7]) / total, 1)
+        return False
+
+    def summary(self):
+        r = self.result
+        steal = "unknown" if r["steal_pct"] is None else f"{r['steal_pct']:.1f} %"
+        busy = "unknown" if r["busy_pct"] is None else f"{r['busy_pct']:.0f} %"
+        return f"CPU steal {steal}, CPUs busy {busy}, load average {r['load1']:.2f} ({os.cpu_count()} cores)"
 
 
 class TimeProbe:

@@ -12,8 +12,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def test_handshake_suite_writes_report(lab, tmp_path):
     out = tmp_path / "run"
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
-                        str(out), "handshake", "--count", "3", "--levels", "1"],
-                       capture_output=True, text=True, timeout=300)
+                        str(out), "handshake", "--count", "3", "--rounds", "3", "--levels", "1", "--groups",
+                        "x25519_smaugt1,p256_ntruplus768,secp256r1"],
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     report = (out / "report.md").read_text()
     assert "x25519_smaugt1" in report and "X25519MLKEM768" in report
@@ -28,3 +29,16 @@ def test_handshake_suite_writes_report(lab, tmp_path):
     assert (out / "handshake.png").stat().st_size > 1000
     summary = json.loads((out / "summary.json").read_text())
     assert summary["environment"]["openssl"].startswith("OpenSSL 3.5")
+    # The contract other tools read: every handshake row's ratio to each
+    # named baseline of its level, with its interval, and its instructions.
+    hs = [row for row in summary["rows"] if row["suite"] == "handshake"]
+    assert {row["group"] for row in hs} == {"x25519_smaugt1", "p256_ntruplus768", "secp256r1", "X25519",
+                                            "X25519MLKEM768"}
+    for row in hs:
+        assert set(row["ratio_to"]) == {"X25519", "X25519MLKEM768"}
+        for ratio in row["ratio_to"].values():
+            assert set(ratio) >= {"median", "ci_low", "ci_high"}
+            assert 0 < ratio["ci_low"] <= ratio["median"] <= ratio["ci_high"]
+        assert row["instructions"] > 1e6  # a handshake is millions of instructions, set-up subtracted
+        assert row["rounds"] == 3
+    assert "ratio to X25519MLKEM768 [95 % CI]" in report and "Split-half agreement" in report
