@@ -14,12 +14,6 @@
 
 #include <kpqc/kpqc.h>
 
-/* The provider's context: the handle to the core and a child library context. */
-typedef struct kpqc_prov_ctx {
-    const OSSL_CORE_HANDLE *handle;
-    OSSL_LIB_CTX *libctx;
-} kpqc_prov_ctx;
-
 /* Classical half of a hybrid group or a composite signature. */
 typedef enum { KPQC_CLASSICAL_NONE, KPQC_X25519, KPQC_X448, KPQC_P256, KPQC_P384, KPQC_P521 } kpqc_classical;
 
@@ -43,15 +37,47 @@ typedef struct kpqc_prov_alg {
     unsigned codepoint;       /* TLS NamedGroup or SignatureScheme */
     unsigned secbits;         /* 128/192/256 from the NIST level */
     size_t pq_pk_len, pq_sk_len;
+    int overridden;           /* OID or code point from the configuration */
 } kpqc_prov_alg;
 
-size_t kpqc_prov_alg_count(void);
-const kpqc_prov_alg *kpqc_prov_alg_at(size_t i);
-const kpqc_prov_alg *kpqc_prov_alg_by_name(const char *name); /* primary name */
-/* Builds the list; `override` (may be NULL) maps "name.oid"/"name.codepoint"
- * to a replacement value, for openssl.cnf overrides. */
-int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key), void *arg);
-void kpqc_prov_algorithms_free(void);
+/* The algorithms one provider instance offers, with the OIDs and code points
+ * of its library context's configuration. */
+typedef struct kpqc_prov_table {
+    kpqc_prov_alg *algs;
+    size_t len;
+} kpqc_prov_table;
+
+/* Builds `t`; `override` (may be NULL) maps "name.oid"/"name.codepoint" to a
+ * replacement value, for openssl.cnf overrides.  0 on a malformed or
+ * colliding value (`why` then says which, NUL-terminated). */
+int kpqc_prov_table_init(kpqc_prov_table *t, const char *(*override)(void *arg, const char *key), void *arg,
+                         char *why, size_t why_size);
+void kpqc_prov_table_free(kpqc_prov_table *t);
+const kpqc_prov_alg *kpqc_prov_table_find(const kpqc_prov_table *t, const char *name); /* primary name */
+
+/* Upcalls to the core that loaded an instance. */
+typedef struct kpqc_prov_core {
+    OSSL_FUNC_core_new_error_fn *new_error;
+    OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
+    OSSL_FUNC_core_vset_error_fn *vset_error;
+    OSSL_FUNC_core_get_params_fn *get_params;
+    OSSL_FUNC_core_obj_create_fn *obj_create;
+    OSSL_FUNC_core_obj_add_sigid_fn *obj_add_sigid;
+} kpqc_prov_core;
+
+/*
+ * The provider's context, one per library context that loads the provider
+ * (OpenSSL calls OSSL_provider_init once for each, possibly from several
+ * threads at once).  Everything an instance needs lives here; nothing
+ * mutable is shared between instances.
+ */
+typedef struct kpqc_prov_ctx {
+    const OSSL_CORE_HANDLE *handle;
+    kpqc_prov_core core;
+    OSSL_LIB_CTX *libctx;  /* child library context: the classical halves */
+    kpqc_prov_table table; /* this instance's algorithms */
+    OSSL_ALGORITHM *keymgmt_algs, *kem_algs, *sig_algs, *encoder_algs, *decoder_algs;
+} kpqc_prov_ctx;
 
 /* Classical helpers (prov_classical.c). */
 size_t kpqc_classical_pub_len(kpqc_classical c);
@@ -122,9 +148,9 @@ typedef struct {
 extern const kpqc_prov_codec kpqc_prov_encoders[], kpqc_prov_decoders[];
 extern const size_t kpqc_prov_encoder_count, kpqc_prov_decoder_count;
 
-int kpqc_prov_tls_groups(OSSL_CALLBACK *cb, void *arg);
-int kpqc_prov_tls_sigalgs(OSSL_CALLBACK *cb, void *arg);
-int kpqc_prov_self_test(void);
+int kpqc_prov_tls_groups(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg);
+int kpqc_prov_tls_sigalgs(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg);
+int kpqc_prov_self_test(void); /* the algorithms' known answers, the same for every instance */
 
 /* An rng drawing from OpenSSL's DRBG of the provider's library context. */
 kpqc_rng kpqc_prov_rng(kpqc_prov_ctx *provctx);

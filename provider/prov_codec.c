@@ -18,7 +18,7 @@
 #include "kpqcprovider.h"
 
 /* Encoded keys are a few kilobytes; anything far larger is not ours. */
-#define MAX_INPUT (1 << 20)
+#define MAX_ENCODED_INPUT (1 << 20)
 
 enum structure { SPKI, PKCS8, TEXT };
 enum format { DER, PEM };
@@ -145,7 +145,7 @@ static unsigned char *read_all(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, size_
     for (;;) {
         size_t got = 0;
         if (*len == cap) {
-            unsigned char *p = cap < MAX_INPUT ? OPENSSL_realloc(buf, cap = cap ? 2 * cap : 4096) : NULL;
+            unsigned char *p = cap < MAX_ENCODED_INPUT ? OPENSSL_realloc(buf, cap = cap ? 2 * cap : 4096) : NULL;
             if (p == NULL) {
                 OPENSSL_free(buf);
                 buf = NULL;
@@ -161,10 +161,10 @@ static unsigned char *read_all(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, size_
 }
 
 /* The algorithm whose OID heads this structure, and the key bytes in it. */
-static const kpqc_prov_alg *identify(enum structure s, const unsigned char *der, size_t len,
-                                     const unsigned char **body, size_t *body_len) {
-    for (size_t i = 0; i < kpqc_prov_alg_count(); i++) {
-        const kpqc_prov_alg *alg = kpqc_prov_alg_at(i);
+static const kpqc_prov_alg *identify(const kpqc_prov_table *t, enum structure s, const unsigned char *der,
+                                     size_t len, const unsigned char **body, size_t *body_len) {
+    for (size_t i = 0; i < t->len; i++) {
+        const kpqc_prov_alg *alg = &t->algs[i];
         if (alg->oid == NULL) continue;
         if (s == SPKI ? kpqc_der_parse_spki(alg, der, len, body, body_len)
                       : kpqc_der_parse_pkcs8(alg, der, len, body, body_len))
@@ -178,7 +178,7 @@ static int decode(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, enum structure s, 
     size_t len = 0, body_len = 0;
     const unsigned char *body = NULL;
     unsigned char *der = read_all(provctx, cin, &len);
-    const kpqc_prov_alg *alg = der != NULL ? identify(s, der, len, &body, &body_len) : NULL;
+    const kpqc_prov_alg *alg = der != NULL ? identify(&provctx->table, s, der, len, &body, &body_len) : NULL;
     kpqc_key *key = NULL;
     int ok = 1; /* "not ours" lets the next decoder try */
     (void)selection;

@@ -9,29 +9,24 @@
 #include <strings.h>
 
 #include <openssl/core_names.h>
+#include <openssl/objects.h>
 #include <openssl/params.h>
+#include <openssl/provider.h>
 #include <openssl/prov_ssl.h>
 #include <openssl/rand.h>
 
 #include "kpqcprovider.h"
 
-static OSSL_FUNC_core_new_error_fn *core_new_error;
-static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
-static OSSL_FUNC_core_vset_error_fn *core_vset_error;
-static OSSL_FUNC_core_get_params_fn *core_get_params;
-static OSSL_FUNC_core_obj_create_fn *core_obj_create;
-static OSSL_FUNC_core_obj_add_sigid_fn *core_obj_add_sigid;
-
-static OSSL_ALGORITHM *keymgmt_algs, *kem_algs, *sig_algs, *encoder_algs, *decoder_algs;
-static int loaded; /* the lists are shared by every instance */
 
 void kpqc_prov_raise(kpqc_prov_ctx *provctx, int reason, const char *fmt, ...) {
     va_list ap;
-    if (core_new_error == NULL || provctx == NULL) return;
-    core_new_error(provctx->handle);
-    core_set_error_debug(provctx->handle, NULL, 0, "kpqcprovider");
+    if (provctx == NULL || provctx->core.new_error == NULL || provctx->core.set_error_debug == NULL ||
+        provctx->core.vset_error == NULL)
+        return;
+    provctx->core.new_error(provctx->handle);
+    provctx->core.set_error_debug(provctx->handle, NULL, 0, "kpqcprovider");
     va_start(ap, fmt);
-    core_vset_error(provctx->handle, (uint32_t)reason, fmt, ap);
+    provctx->core.vset_error(provctx->handle, (uint32_t)reason, fmt, ap);
     va_end(ap);
 }
 
@@ -62,15 +57,15 @@ static const OSSL_ITEM *get_reason_strings(void *provctx) {
     return reason_strings;
 }
 
-static const OSSL_ALGORITHM *query_operation(void *provctx, int operation_id, int *no_cache) {
-    (void)provctx;
+static const OSSL_ALGORITHM *query_operation(void *vctx, int operation_id, int *no_cache) {
+    const kpqc_prov_ctx *provctx = vctx;
     *no_cache = 0;
     switch (operation_id) {
-    case OSSL_OP_KEYMGMT: return keymgmt_algs;
-    case OSSL_OP_KEM: return kem_algs;
-    case OSSL_OP_SIGNATURE: return sig_algs;
-    case OSSL_OP_ENCODER: return encoder_algs;
-    case OSSL_OP_DECODER: return decoder_algs;
+    case OSSL_OP_KEYMGMT: return provctx->keymgmt_algs;
+    case OSSL_OP_KEM: return provctx->kem_algs;
+    case OSSL_OP_SIGNATURE: return provctx->sig_algs;
+    case OSSL_OP_ENCODER: return provctx->encoder_algs;
+    case OSSL_OP_DECODER: return provctx->decoder_algs;
     default: return NULL;
     }
 }
@@ -94,9 +89,9 @@ static int group_capability(const kpqc_prov_alg *k, const char *name, OSSL_CALLB
 }
 
 /* Every group under its primary name and under each alias of the table. */
-int kpqc_prov_tls_groups(OSSL_CALLBACK *cb, void *arg) {
-    for (size_t i = 0; i < kpqc_prov_alg_count(); i++) {
-        const kpqc_prov_alg *k = kpqc_prov_alg_at(i);
+int kpqc_prov_tls_groups(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg) {
+    for (size_t i = 0; i < provctx->table.len; i++) {
+        const kpqc_prov_alg *k = &provctx->table.algs[i];
         if (k->kind != KPQC_PROV_KEM) continue;
         if (!group_capability(k, k->name, cb, arg)) return 0;
         char alias[64];
@@ -114,9 +109,9 @@ int kpqc_prov_tls_groups(OSSL_CALLBACK *cb, void *arg) {
 }
 
 /* Every signature (pure and composite) as a TLS 1.3 SignatureScheme. */
-int kpqc_prov_tls_sigalgs(OSSL_CALLBACK *cb, void *arg) {
-    for (size_t i = 0; i < kpqc_prov_alg_count(); i++) {
-        const kpqc_prov_alg *a = kpqc_prov_alg_at(i);
+int kpqc_prov_tls_sigalgs(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg) {
+    for (size_t i = 0; i < provctx->table.len; i++) {
+        const kpqc_prov_alg *a = &provctx->table.algs[i];
         if (a->kind != KPQC_PROV_SIG) continue;
         unsigned code_point = a->codepoint, secbits = a->secbits;
         int min_tls = TLS1_3_VERSION, max_tls = 0, min_dtls = -1, max_dtls = -1;
@@ -137,9 +132,8 @@ int kpqc_prov_tls_sigalgs(OSSL_CALLBACK *cb, void *arg) {
 }
 
 static int get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg) {
-    (void)provctx;
-    if (strcasecmp(capability, "TLS-GROUP") == 0) return kpqc_prov_tls_groups(cb, arg);
-    if (strcasecmp(capability, "TLS-SIGALG") == 0) return kpqc_prov_tls_sigalgs(cb, arg);
+    if (strcasecmp(capability, "TLS-GROUP") == 0) return kpqc_prov_tls_groups(provctx, cb, arg);
+    if (strcasecmp(capability, "TLS-SIGALG") == 0) return kpqc_prov_tls_sigalgs(provctx, cb, arg);
     return 0;
 }
 
@@ -176,73 +170,130 @@ static OSSL_ALGORITHM entry(const kpqc_prov_alg *a, const char *properties, cons
     return e;
 }
 
-/* The operation lists; each is terminated by a zeroed entry. */
-static int build_algorithm_lists(void) {
-    size_t n = kpqc_prov_alg_count(), nk = 0, nm = 0, ns = 0, ne = 0, nd = 0;
-    keymgmt_algs = OPENSSL_zalloc((n + 1) * sizeof *keymgmt_algs);
-    kem_algs = OPENSSL_zalloc((n + 1) * sizeof *kem_algs);
-    sig_algs = OPENSSL_zalloc((n + 1) * sizeof *sig_algs);
-    encoder_algs = OPENSSL_zalloc((n * kpqc_prov_encoder_count + 1) * sizeof *encoder_algs);
-    decoder_algs = OPENSSL_zalloc((n * kpqc_prov_decoder_count + 1) * sizeof *decoder_algs);
-    if (keymgmt_algs == NULL || kem_algs == NULL || sig_algs == NULL || encoder_algs == NULL || decoder_algs == NULL)
+/* The operation lists of an instance; each is terminated by a zeroed entry. */
+static int build_algorithm_lists(kpqc_prov_ctx *c) {
+    const kpqc_prov_table *t = &c->table;
+    size_t n = t->len, nk = 0, nm = 0, ns = 0, ne = 0, nd = 0;
+    c->keymgmt_algs = OPENSSL_zalloc((n + 1) * sizeof *c->keymgmt_algs);
+    c->kem_algs = OPENSSL_zalloc((n + 1) * sizeof *c->kem_algs);
+    c->sig_algs = OPENSSL_zalloc((n + 1) * sizeof *c->sig_algs);
+    c->encoder_algs = OPENSSL_zalloc((n * kpqc_prov_encoder_count + 1) * sizeof *c->encoder_algs);
+    c->decoder_algs = OPENSSL_zalloc((n * kpqc_prov_decoder_count + 1) * sizeof *c->decoder_algs);
+    if (c->keymgmt_algs == NULL || c->kem_algs == NULL || c->sig_algs == NULL || c->encoder_algs == NULL ||
+        c->decoder_algs == NULL)
         return 0;
     for (size_t i = 0; i < n; i++) {
-        const kpqc_prov_alg *a = kpqc_prov_alg_at(i);
-        keymgmt_algs[nk++] = entry(a, "provider=kpqcprovider", kpqc_prov_keymgmt_dispatch(a->name));
-        if (a->kind == KPQC_PROV_KEM) kem_algs[nm++] = entry(a, "provider=kpqcprovider", kpqc_prov_kem_functions);
-        else sig_algs[ns++] = entry(a, "provider=kpqcprovider", kpqc_prov_sig_functions);
+        const kpqc_prov_alg *a = &t->algs[i];
+        c->keymgmt_algs[nk++] = entry(a, "provider=kpqcprovider", kpqc_prov_keymgmt_dispatch(a->name));
+        if (a->kind == KPQC_PROV_KEM) c->kem_algs[nm++] = entry(a, "provider=kpqcprovider", kpqc_prov_kem_functions);
+        else c->sig_algs[ns++] = entry(a, "provider=kpqcprovider", kpqc_prov_sig_functions);
         if (a->oid == NULL) continue; /* hybrid groups are never encoded */
         for (size_t j = 0; j < kpqc_prov_encoder_count; j++)
             if (!kpqc_prov_encoders[j].private_only || kpqc_key_has_priv_encoding(a))
-                encoder_algs[ne++] = entry(a, kpqc_prov_encoders[j].properties, kpqc_prov_encoders[j].dispatch);
+                c->encoder_algs[ne++] = entry(a, kpqc_prov_encoders[j].properties, kpqc_prov_encoders[j].dispatch);
         for (size_t j = 0; j < kpqc_prov_decoder_count; j++)
             if (!kpqc_prov_decoders[j].private_only || kpqc_key_has_priv_encoding(a))
-                decoder_algs[nd++] = entry(a, kpqc_prov_decoders[j].properties, kpqc_prov_decoders[j].dispatch);
+                c->decoder_algs[nd++] = entry(a, kpqc_prov_decoders[j].properties, kpqc_prov_decoders[j].dispatch);
     }
     return 1;
-}
-
-static void free_algorithm_lists(void) {
-    OPENSSL_free(keymgmt_algs);
-    OPENSSL_free(kem_algs);
-    OPENSSL_free(sig_algs);
-    OPENSSL_free(encoder_algs);
-    OPENSSL_free(decoder_algs);
-    keymgmt_algs = kem_algs = sig_algs = encoder_algs = decoder_algs = NULL;
 }
 
 /*
  * OIDs made known to libcrypto under the algorithms' names, so certificates
  * print them and X.509 verification finds the key type of a signature OID.
  */
-static int register_oids(const OSSL_CORE_HANDLE *handle) {
-    if (core_obj_create == NULL || core_obj_add_sigid == NULL) return 1; /* an older core: names only */
-    for (size_t i = 0; i < kpqc_prov_alg_count(); i++) {
-        const kpqc_prov_alg *a = kpqc_prov_alg_at(i);
+static int register_oids(const kpqc_prov_ctx *c) {
+    if (c->core.obj_create == NULL || c->core.obj_add_sigid == NULL) return 1; /* an older core: names only */
+    for (size_t i = 0; i < c->table.len; i++) {
+        const kpqc_prov_alg *a = &c->table.algs[i];
         if (a->oid == NULL) continue;
-        if (!core_obj_create(handle, a->oid, a->name, a->name)) return 0;
-        if (a->kind == KPQC_PROV_SIG && !core_obj_add_sigid(handle, a->name, "", a->name)) return 0;
+        if (!c->core.obj_create(c->handle, a->oid, a->name, a->name)) return 0;
+        if (a->kind == KPQC_PROV_SIG && !c->core.obj_add_sigid(c->handle, a->name, "", a->name)) return 0;
     }
     return 1;
 }
 
 /* "name.oid" / "name.codepoint" lines of the provider's openssl.cnf section. */
-static const char *config_value(void *handle, const char *key) {
+static const char *config_value(void *vctx, const char *key) {
+    const kpqc_prov_ctx *c = vctx;
     const char *value = NULL;
     OSSL_PARAM params[] = {OSSL_PARAM_utf8_ptr(key, (char **)&value, 0), OSSL_PARAM_END};
-    if (core_get_params == NULL || !core_get_params(handle, params)) return NULL;
+    if (c->core.get_params == NULL || !c->core.get_params(c->handle, params)) return NULL;
     return value;
 }
 
-static void teardown(void *vctx) {
-    kpqc_prov_ctx *provctx = vctx;
-    OSSL_LIB_CTX_free(provctx->libctx);
-    OPENSSL_free(provctx);
-    if (--loaded == 0) {
-        free_algorithm_lists();
-        kpqc_prov_algorithms_free();
+/*
+ * An identifier moved by the configuration must not take one that
+ * libcrypto already knows (an OID of another object) or that the default
+ * provider gives one of its TLS groups or signature schemes: a peer would
+ * read our key share or signature as that algorithm's.
+ */
+typedef struct {
+    const kpqc_prov_table *table;
+    kpqc_prov_kind kind;
+    char *why;
+    size_t why_size;
+} foreign_check;
+
+static int check_foreign(const OSSL_PARAM params[], void *arg) {
+    foreign_check *fc = arg;
+    int group = fc->kind == KPQC_PROV_KEM;
+    const OSSL_PARAM *id = OSSL_PARAM_locate_const(params, group ? OSSL_CAPABILITY_TLS_GROUP_ID
+                                                                 : OSSL_CAPABILITY_TLS_SIGALG_CODE_POINT);
+    const OSSL_PARAM *name = OSSL_PARAM_locate_const(params, group ? OSSL_CAPABILITY_TLS_GROUP_NAME
+                                                                   : OSSL_CAPABILITY_TLS_SIGALG_NAME);
+    const char *foreign = "?";
+    unsigned cp = 0;
+    if (id == NULL || !OSSL_PARAM_get_uint(id, &cp)) return 1;
+    if (name != NULL) OSSL_PARAM_get_utf8_string_ptr(name, &foreign);
+    for (size_t i = 0; i < fc->table->len; i++) {
+        const kpqc_prov_alg *a = &fc->table->algs[i];
+        if (a->overridden && a->kind == fc->kind && a->codepoint == cp) {
+            snprintf(fc->why, fc->why_size, "%s.codepoint 0x%04X is the default provider's %s", a->name, cp,
+                     foreign);
+            return 0;
+        }
     }
+    return 1;
 }
+
+static int overrides_are_free(const kpqc_prov_table *t, char *why, size_t why_size) {
+    int any = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        const kpqc_prov_alg *a = &t->algs[i];
+        if (!a->overridden) continue;
+        any = 1;
+        int nid = a->oid != NULL ? OBJ_txt2nid(a->oid) : NID_undef;
+        if (nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) != 0) {
+            snprintf(why, why_size, "%s.oid %s is already %s", a->name, a->oid, OBJ_nid2sn(nid));
+            return 0;
+        }
+    }
+    if (!any) return 1;
+    OSSL_LIB_CTX *scratch = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *def = scratch != NULL ? OSSL_PROVIDER_load(scratch, "default") : NULL;
+    foreign_check groups = {t, KPQC_PROV_KEM, why, why_size}, sigalgs = {t, KPQC_PROV_SIG, why, why_size};
+    int ok = def != NULL;
+    if (ok && !OSSL_PROVIDER_get_capabilities(def, "TLS-GROUP", check_foreign, &groups)) ok = 0;
+    if (ok && !OSSL_PROVIDER_get_capabilities(def, "TLS-SIGALG", check_foreign, &sigalgs) && why[0] != '\0') ok = 0;
+    if (def == NULL) snprintf(why, why_size, "cannot load the default provider to check the overrides");
+    OSSL_PROVIDER_unload(def);
+    OSSL_LIB_CTX_free(scratch);
+    return ok;
+}
+
+static void provctx_free(kpqc_prov_ctx *c) {
+    OPENSSL_free(c->keymgmt_algs);
+    OPENSSL_free(c->kem_algs);
+    OPENSSL_free(c->sig_algs);
+    OPENSSL_free(c->encoder_algs);
+    OPENSSL_free(c->decoder_algs);
+    kpqc_prov_table_free(&c->table);
+    OSSL_LIB_CTX_free(c->libctx);
+    OPENSSL_free(c);
+}
+
+static void teardown(void *vctx) { provctx_free(vctx); }
 
 static const OSSL_DISPATCH provider_functions[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))teardown},
@@ -253,49 +304,58 @@ static const OSSL_DISPATCH provider_functions[] = {
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))get_reason_strings},
     OSSL_DISPATCH_END};
 
+/* The known-answer self-test depends on nothing an instance configures: it
+ * runs once per process, whichever thread loads the provider first. */
+static CRYPTO_ONCE self_test_once = CRYPTO_ONCE_STATIC_INIT;
+static int self_test_passed;
+static void run_self_test(void) { self_test_passed = kpqc_prov_self_test(); }
+
+static void read_core_functions(kpqc_prov_core *core, const OSSL_DISPATCH *in) {
+    for (const OSSL_DISPATCH *f = in; f->function_id != 0; f++) {
+        switch (f->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR: core->new_error = OSSL_FUNC_core_new_error(f); break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG: core->set_error_debug = OSSL_FUNC_core_set_error_debug(f); break;
+        case OSSL_FUNC_CORE_VSET_ERROR: core->vset_error = OSSL_FUNC_core_vset_error(f); break;
+        case OSSL_FUNC_CORE_GET_PARAMS: core->get_params = OSSL_FUNC_core_get_params(f); break;
+        case OSSL_FUNC_CORE_OBJ_CREATE: core->obj_create = OSSL_FUNC_core_obj_create(f); break;
+        case OSSL_FUNC_CORE_OBJ_ADD_SIGID: core->obj_add_sigid = OSSL_FUNC_core_obj_add_sigid(f); break;
+        default: break;
+        }
+    }
+}
+
 __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                                       const OSSL_DISPATCH **out, void **provctx);
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **vprovctx) {
-    for (const OSSL_DISPATCH *f = in; f->function_id != 0; f++) {
-        switch (f->function_id) {
-        case OSSL_FUNC_CORE_NEW_ERROR: core_new_error = OSSL_FUNC_core_new_error(f); break;
-        case OSSL_FUNC_CORE_SET_ERROR_DEBUG: core_set_error_debug = OSSL_FUNC_core_set_error_debug(f); break;
-        case OSSL_FUNC_CORE_VSET_ERROR: core_vset_error = OSSL_FUNC_core_vset_error(f); break;
-        case OSSL_FUNC_CORE_GET_PARAMS: core_get_params = OSSL_FUNC_core_get_params(f); break;
-        case OSSL_FUNC_CORE_OBJ_CREATE: core_obj_create = OSSL_FUNC_core_obj_create(f); break;
-        case OSSL_FUNC_CORE_OBJ_ADD_SIGID: core_obj_add_sigid = OSSL_FUNC_core_obj_add_sigid(f); break;
-        default: break;
-        }
-    }
+    char why[160];
     kpqc_prov_ctx *provctx = OPENSSL_zalloc(sizeof *provctx);
     if (provctx == NULL) return 0;
     provctx->handle = handle;
+    read_core_functions(&provctx->core, in);
+    if (!CRYPTO_THREAD_run_once(&self_test_once, run_self_test) || !self_test_passed) {
+        kpqc_prov_raise(provctx, KPQC_R_SELF_TEST_FAILED, "known-answer self-test failed");
+        goto fail;
+    }
     /* A child library context sees the same providers as the application's,
      * so hybrids' X25519/ECDH come from the default provider. */
     provctx->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (provctx->libctx == NULL) goto fail;
-    if (loaded == 0) {
-        if (!kpqc_prov_algorithms_init(config_value, (void *)handle)) {
-            kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "invalid OID or code point in the provider's configuration");
-            goto fail_lists;
-        }
-        if (!build_algorithm_lists() || !register_oids(handle)) goto fail_lists;
-        if (!kpqc_prov_self_test()) {
-            kpqc_prov_raise(provctx, KPQC_R_SELF_TEST_FAILED, "known-answer self-test failed");
-            goto fail_lists;
-        }
+    if (!kpqc_prov_table_init(&provctx->table, config_value, provctx, why, sizeof why)) {
+        kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: %s",
+                        why[0] != '\0' ? why : "out of memory");
+        goto fail;
     }
-    loaded++;
+    if (!overrides_are_free(&provctx->table, why, sizeof why)) {
+        kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: %s", why);
+        goto fail;
+    }
+    if (!build_algorithm_lists(provctx) || !register_oids(provctx)) goto fail;
     *out = provider_functions;
     *vprovctx = provctx;
     return 1;
-fail_lists:
-    free_algorithm_lists();
-    kpqc_prov_algorithms_free();
 fail:
-    OSSL_LIB_CTX_free(provctx->libctx);
-    OPENSSL_free(provctx);
+    provctx_free(provctx);
     return 0;
 }

@@ -207,12 +207,12 @@ static void *gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg) {
 
 static void gen_cleanup(void *genctx) { OPENSSL_free(genctx); }
 
-static void *gen_init_for(void *provctx, const char *name, int selection, const OSSL_PARAM params[]) {
+static void *gen_init_for(kpqc_prov_ctx *provctx, const char *name, int selection, const OSSL_PARAM params[]) {
     gen_ctx *g = OPENSSL_zalloc(sizeof *g);
     if (g == NULL) return NULL;
     g->provctx = provctx;
     g->selection = selection;
-    g->alg = kpqc_prov_alg_by_name(name);
+    g->alg = kpqc_prov_table_find(&provctx->table, name);
     if (g->alg == NULL || !gen_set_params(g, params)) {
         OPENSSL_free(g);
         return NULL;
@@ -220,8 +220,8 @@ static void *gen_init_for(void *provctx, const char *name, int selection, const 
     return g;
 }
 
-static void *new_for(void *provctx, const char *name) {
-    const kpqc_prov_alg *alg = kpqc_prov_alg_by_name(name);
+static void *new_for(kpqc_prov_ctx *provctx, const char *name) {
+    const kpqc_prov_alg *alg = kpqc_prov_table_find(&provctx->table, name);
     return alg != NULL ? kpqc_key_new(provctx, alg) : NULL;
 }
 

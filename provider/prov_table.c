@@ -3,7 +3,7 @@
  * rows are pure groups, KPQC_HYBRID rows hybrid ones, KPQC_SIG rows pure
  * signatures and KPQC_COMPOSITE rows composite ones.  Only algorithms whose
  * family is built into libkpqc appear.  OIDs and code points can be
- * replaced at load time (openssl.cnf), so the list owns its strings.
+ * replaced at load time (openssl.cnf), so each table owns its strings.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +39,10 @@ static const row rows[] = {
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 
-static kpqc_prov_alg list[ROWS];
-static size_t list_len;
-
 /* "name:alias1:alias2[:oid]" as OpenSSL's name lists are written. */
 static char *name_list(const char *name, const char *aliases, const char *oid) {
     size_t len = strlen(name) + strlen(aliases) + (oid ? strlen(oid) : 0) + 3;
-    char *s = malloc(len);
+    char *s = OPENSSL_malloc(len);
     if (s == NULL) return NULL;
     snprintf(s, len, "%s%s%s%s%s", name, aliases[0] ? ":" : "", aliases, oid ? ":" : "", oid ? oid : "");
     for (char *p = s; *p; p++)
@@ -61,12 +58,66 @@ static const char *lookup(const char *(*override)(void *, const char *), void *a
     return override(arg, key);
 }
 
-int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key), void *arg) {
-    list_len = 0;
+/* The row's entry with its overrides applied; 0 when an override is malformed. */
+static int make_entry(kpqc_prov_alg *a, const row *r, const char *(*override)(void *, const char *), void *arg,
+                      char *why, size_t why_size) {
+    a->name = r->name;
+    a->aliases = r->aliases;
+    a->classical = r->classical;
+    a->digest = r->digest;
+    a->codepoint = r->codepoint;
+    const char *cp = lookup(override, arg, r->name, "codepoint");
+    if (cp != NULL) {
+        char *end;
+        unsigned long v = strtoul(cp, &end, 0);
+        if (*cp == '\0' || *end != '\0' || v == 0 || v > 0xFFFF) {
+            snprintf(why, why_size, "%s.codepoint = %s is not a code point in 1..0xFFFF", r->name, cp);
+            return 0;
+        }
+        a->codepoint = (unsigned)v;
+        a->overridden = 1;
+    }
+    const char *oid = lookup(override, arg, r->name, "oid");
+    if (oid != NULL) a->overridden = 1;
+    else oid = r->oid;
+    if (oid != NULL) {
+        unsigned char der[64];
+        size_t der_len = sizeof der;
+        if (!kpqc_der_oid(oid, der, &der_len)) {
+            snprintf(why, why_size, "%s.oid = %s is not a dotted OID", r->name, oid);
+            return 0;
+        }
+        if ((a->oid = OPENSSL_strdup(oid)) == NULL) return 0;
+    }
+    return (a->names = name_list(a->name, a->aliases, a->oid)) != NULL;
+}
+
+/* Two entries must never share a TLS code point of the same kind (groups and
+ * signature schemes are separate registries) or an OID. */
+static int find_collision(const kpqc_prov_table *t, char *why, size_t why_size) {
+    for (size_t i = 0; i < t->len; i++)
+        for (size_t j = i + 1; j < t->len; j++) {
+            const kpqc_prov_alg *a = &t->algs[i], *b = &t->algs[j];
+            if (a->kind == b->kind && a->codepoint == b->codepoint) {
+                snprintf(why, why_size, "%s and %s both have code point 0x%04X", a->name, b->name, a->codepoint);
+                return 1;
+            }
+            if (a->oid != NULL && b->oid != NULL && strcmp(a->oid, b->oid) == 0) {
+                snprintf(why, why_size, "%s and %s both have OID %s", a->name, b->name, a->oid);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+int kpqc_prov_table_init(kpqc_prov_table *t, const char *(*override)(void *arg, const char *key), void *arg,
+                         char *why, size_t why_size) {
+    why[0] = '\0';
+    t->len = 0;
+    if ((t->algs = OPENSSL_zalloc(ROWS * sizeof *t->algs)) == NULL) return 0;
     for (size_t i = 0; i < ROWS; i++) {
         const row *r = &rows[i];
-        kpqc_prov_alg *a = &list[list_len];
-        memset(a, 0, sizeof *a);
+        kpqc_prov_alg *a = &t->algs[t->len];
         a->kind = r->kind;
         if (r->kind == KPQC_PROV_KEM) {
             if ((a->kem = kpqc_kem_by_name(r->pq_id)) == NULL) continue; /* family not built in */
@@ -79,47 +130,28 @@ int kpqc_prov_algorithms_init(const char *(*override)(void *arg, const char *key
             a->display = a->sig->display;
             a->secbits = a->sig->nist_level <= 2 ? 128 : a->sig->nist_level == 3 ? 192 : 256;
         }
-        a->name = r->name;
-        a->aliases = r->aliases;
-        a->classical = r->classical;
-        a->digest = r->digest;
-        a->codepoint = r->codepoint;
-        const char *cp = lookup(override, arg, r->name, "codepoint");
-        if (cp != NULL) {
-            char *end;
-            unsigned long v = strtoul(cp, &end, 0);
-            if (*cp == '\0' || *end != '\0' || v == 0 || v > 0xFFFF) return 0;
-            a->codepoint = (unsigned)v;
-        }
-        const char *oid = lookup(override, arg, r->name, "oid");
-        if (oid == NULL) oid = r->oid;
-        if (oid != NULL) {
-            unsigned char der[64];
-            size_t der_len = sizeof der;
-            if (!kpqc_der_oid(oid, der, &der_len) || (a->oid = OPENSSL_strdup(oid)) == NULL) return 0;
-        }
-        if ((a->names = name_list(a->name, a->aliases, a->oid)) == NULL) {
-            OPENSSL_free(a->oid);
-            return 0;
-        }
-        list_len++;
+        t->len++; /* counted before it is complete, so that a failure frees what it holds */
+        if (!make_entry(a, r, override, arg, why, why_size)) goto fail;
     }
+    if (find_collision(t, why, why_size)) goto fail;
     return 1;
+fail:
+    kpqc_prov_table_free(t);
+    return 0;
 }
 
-void kpqc_prov_algorithms_free(void) {
-    for (size_t i = 0; i < list_len; i++) {
-        free(list[i].names);
-        OPENSSL_free(list[i].oid);
+void kpqc_prov_table_free(kpqc_prov_table *t) {
+    for (size_t i = 0; t->algs != NULL && i < t->len; i++) {
+        OPENSSL_free(t->algs[i].names);
+        OPENSSL_free(t->algs[i].oid);
     }
-    list_len = 0;
+    OPENSSL_free(t->algs);
+    t->algs = NULL;
+    t->len = 0;
 }
 
-size_t kpqc_prov_alg_count(void) { return list_len; }
-const kpqc_prov_alg *kpqc_prov_alg_at(size_t i) { return i < list_len ? &list[i] : NULL; }
-
-const kpqc_prov_alg *kpqc_prov_alg_by_name(const char *name) {
-    for (size_t i = 0; i < list_len; i++)
-        if (strcmp(list[i].name, name) == 0) return &list[i];
+const kpqc_prov_alg *kpqc_prov_table_find(const kpqc_prov_table *t, const char *name) {
+    for (size_t i = 0; i < t->len; i++)
+        if (strcmp(t->algs[i].name, name) == 0) return &t->algs[i];
     return NULL;
 }

@@ -2,6 +2,7 @@
 provider registers no name or OID twice, and openssl.cnf can move any OID
 or code point (and a malformed one stops the provider from loading)."""
 import os
+import pathlib
 import re
 import subprocess
 
@@ -98,3 +99,26 @@ def test_malformed_override_keeps_the_provider_out(lab):
     assert "smaugt1" not in lab.run("list", "-kem-algorithms", env=env).stdout
     # With the same configuration but no override the provider loads.
     assert "kpqcprovider" in lab.run("list", "-providers", env=override_config(lab, [])).stdout
+
+
+@pytest.mark.parametrize("line, reason", [
+    # another of our groups / signature schemes / OIDs
+    ("x25519_smaugt1.codepoint = 0xFE8F", "x25519_smaugt3 both have code point 0xFE8F"),
+    ("smaugt1.oid = 1.3.9999.410.1.2", "both have OID 1.3.9999.410.1.2"),
+    # the default provider's X25519MLKEM768 and an OID libcrypto knows (ecdsa-with-SHA256)
+    ("x25519_smaugt1.codepoint = 0x11EC", "is the default provider's X25519MLKEM768"),
+    ("smaugt1.oid = 1.2.840.10045.4.3.2", "is already ecdsa-with-SHA256"),
+])
+def test_colliding_override_keeps_the_provider_out(lab, table, line, reason):
+    name = line.split(".")[0]
+    if name not in lab.run("list", "-kem-algorithms").stdout:
+        pytest.skip(f"{name} not built")
+    env = override_config(lab, [line])
+    assert "kpqcprovider" not in lab.run("list", "-providers", env=env).stdout
+    # OpenSSL drops the errors of a provider the configuration activates; one
+    # loaded by name with the same section shows why it refused.
+    conf = pathlib.Path(env["KPQC_OPENSSL_CONF"])
+    head, _, tail = conf.read_text().partition("[kpqc_sect]")
+    conf.write_text(head + "[kpqc_sect]" + tail.replace("activate = 1", "activate = 0", 1))
+    r = lab.run("list", "-providers", "-provider", "kpqcprovider", env=env, check=False)
+    assert r.returncode != 0 and reason in r.stderr, r.stderr
