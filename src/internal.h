@@ -75,6 +75,9 @@ struct kpqc_sig_ops {
 
 /* True when the AVX2 (and related) code paths may be used right now. */
 int kpqc_use_avx2(void);
+/* True when the AVX-512 (F/BW/DQ/VL, VPCLMULQDQ) code paths may be used
+ * right now; they include the AVX2 ones. */
+int kpqc_use_avx512(void);
 /* True when PCLMULQDQ may be used right now. */
 int kpqc_use_pclmul(void);
 

@@ -10,6 +10,7 @@ const char *kpqc_status_string(int status) {
     case KPQC_ERR_DECODE: return "malformed encoding";
     case KPQC_ERR_INTERNAL: return "internal error";
     case KPQC_ERR_DECAPS: return "ciphertext rejected";
+    case KPQC_ERR_UNSUPPORTED: return "code path not supported by this CPU or operating system";
     default: return "unknown status";
     }
 }

@@ -24,6 +24,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: kpqc-kat ALG [--entropy HEX] [--count N]\n"
             "       kpqc-kat --list\n"
+            "       kpqc-kat --impl     (the code path in use: portable, avx2, avx512)\n"
             "Prints the NIST-format KAT response file of ALG (a name or alias).\n"
             "  --entropy HEX  48-byte DRBG entropy input (default 000102...2F)\n"
             "  --count N      number of records (default 100)\n");
@@ -173,6 +174,9 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--list") == 0) {
             for (size_t k = 0; k < kpqc_kem_count(); k++) printf("%s\n", kpqc_kem_at(k)->name);
             for (size_t k = 0; k < kpqc_sig_count(); k++) printf("%s\n", kpqc_sig_at(k)->name);
+            return 0;
+        } else if (strcmp(argv[i], "--impl") == 0) {
+            printf("%s\n", kpqc_impl_name());
             return 0;
         } else if (strcmp(argv[i], "--entropy") == 0 && i + 1 < argc) {
             entropy_hex = argv[++i];

@@ -38,6 +38,7 @@ typedef enum kpqc_status {
     KPQC_ERR_DECODE = -5,    /* malformed key or signature encoding */
     KPQC_ERR_INTERNAL = -6,  /* should not happen: a bug if it does */
     KPQC_ERR_DECAPS = -7,    /* ciphertext rejected (KEMs with explicit rejection) */
+    KPQC_ERR_UNSUPPORTED = -8, /* the CPU or OS cannot run the requested code path */
 } kpqc_status;
 
 /* A short English description of a status code (never NULL). */
@@ -61,17 +62,21 @@ KPQC_API int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
 
 /* ---------------------------------------------------------------------
  * Code paths.  By default the fastest path the CPU supports is used
- * (AVX2, PCLMULQDQ...).  KPQC_IMPL=portable in the environment, or
- * kpqc_set_impl(KPQC_IMPL_PORTABLE), forces the portable C path; both paths
- * give byte-identical results.
+ * (AVX-512, AVX2, PCLMULQDQ...).  KPQC_IMPL=portable|avx2|avx512 in the
+ * environment, or kpqc_set_impl(), forces one path; all paths give
+ * byte-identical results.
  * ------------------------------------------------------------------- */
 typedef enum kpqc_impl {
     KPQC_IMPL_AUTO = 0,
     KPQC_IMPL_PORTABLE = 1,
+    KPQC_IMPL_AVX2 = 2,
+    KPQC_IMPL_AVX512 = 3,
 } kpqc_impl;
 
-KPQC_API void kpqc_set_impl(kpqc_impl impl);
-/* "avx2" or "portable": the path calls made now will take. */
+/* KPQC_OK, or KPQC_ERR_UNSUPPORTED (path unchanged) when the CPU or the
+ * operating system cannot run the requested path. */
+KPQC_API int kpqc_set_impl(kpqc_impl impl);
+/* "avx512", "avx2" or "portable": the path calls made now will take. */
 KPQC_API const char *kpqc_impl_name(void);
 
 /* ---------------------------------------------------------------------

@@ -68,4 +68,13 @@ void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
                      const uint8_t *in0, const uint8_t *in1, const uint8_t *in2,
                      const uint8_t *in3, size_t inlen);
 
+/*
+ * Eight independent instances side by side (AVX-512 when available, else
+ * two four-way permutations).  All eight absorb inputs of the same length
+ * and squeeze outputs of the same length.
+ */
+void kpqc_keccakx8_f1600(uint64_t s[25][8]);
+void kpqc_shake128x8(uint8_t *const out[8], size_t outlen, const uint8_t *const in[8], size_t inlen);
+void kpqc_shake256x8(uint8_t *const out[8], size_t outlen, const uint8_t *const in[8], size_t inlen);
+
 #endif

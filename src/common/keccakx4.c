@@ -9,11 +9,16 @@
 #include "ct.h"
 #include "keccak.h"
 
-int kpqc_use_avx2(void);
+#include "../internal.h"
+
 void kpqc_keccakx4_f1600_avx2(uint64_t s[25][4]);
+void kpqc_keccakx4_f1600_avx512(uint64_t s[25][4]);
 
 void kpqc_keccakx4_f1600(uint64_t s[25][4]) {
+#ifdef __x86_64__
+    if (kpqc_use_avx512()) { kpqc_keccakx4_f1600_avx512(s); return; }
     if (kpqc_use_avx2()) { kpqc_keccakx4_f1600_avx2(s); return; }
+#endif
     for (unsigned j = 0; j < 4; j++) {
         uint64_t one[25];
         for (unsigned i = 0; i < 25; i++) one[i] = s[i][j];

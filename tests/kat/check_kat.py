@@ -3,7 +3,10 @@
 
 The SHA-256 of every official response file is kept in kats.json (the files
 themselves are not needed).  With --impl portable the portable code path is
-forced through KPQC_IMPL, so both paths are checked against the same hash.
+forced through KPQC_IMPL (likewise avx2 and avx512), so every path is
+checked against the same hash.  A forced path the machine cannot run is a
+failure, not a silent fallback: the tool must report the path it was asked
+for, and the test is reported as skipped (exit 77) with the reason.
 """
 import argparse
 import hashlib
@@ -14,21 +17,28 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE: the path exists, this CPU cannot run it
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--kat-tool", required=True)
-    ap.add_argument("--impl", choices=["auto", "portable"], default="auto")
+    ap.add_argument("--impl", choices=["auto", "portable", "avx2", "avx512"], default="auto")
     ap.add_argument("algorithms", nargs="+")
     args = ap.parse_args()
 
     expected = json.loads((HERE / "kats.json").read_text())
     env = dict(os.environ)
     env.pop("KPQC_IMPL", None)
-    if args.impl == "portable":
-        env["KPQC_IMPL"] = "portable"
+    if args.impl != "auto":
+        env["KPQC_IMPL"] = args.impl
     built = subprocess.run([args.kat_tool, "--list"], capture_output=True, text=True, check=True).stdout.split()
+    if args.impl != "auto":
+        path = subprocess.run([args.kat_tool, "--impl"], capture_output=True, text=True, env=env,
+                              check=True).stdout.strip()
+        if path != args.impl:
+            print(f"KPQC_IMPL={args.impl} runs the {path} path: this machine cannot test {args.impl}")
+            return SKIPPED
 
     failures = 0
     for alg in args.algorithms:

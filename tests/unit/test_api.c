@@ -87,11 +87,16 @@ static void test_rng_failure(void) {
 }
 
 static void test_status_and_impl(void) {
-    for (int s = 0; s >= -7; s--) CHECK(strcmp(kpqc_status_string(s), "unknown status") != 0);
+    for (int s = 0; s >= -8; s--) CHECK(strcmp(kpqc_status_string(s), "unknown status") != 0);
     CHECK(strcmp(kpqc_status_string(-99), "unknown status") == 0);
-    kpqc_set_impl(KPQC_IMPL_PORTABLE);
+    CHECK(kpqc_set_impl(KPQC_IMPL_PORTABLE) == KPQC_OK);
     CHECK(strcmp(kpqc_impl_name(), "portable") == 0);
-    kpqc_set_impl(KPQC_IMPL_AUTO);
+    /* A vector path is either run as asked or refused, never replaced. */
+    if (kpqc_set_impl(KPQC_IMPL_AVX2) == KPQC_OK) CHECK(strcmp(kpqc_impl_name(), "avx2") == 0);
+    else CHECK(strcmp(kpqc_impl_name(), "portable") == 0);
+    if (kpqc_set_impl(KPQC_IMPL_AVX512) == KPQC_OK) CHECK(strcmp(kpqc_impl_name(), "avx512") == 0);
+    CHECK(kpqc_set_impl((kpqc_impl)42) == KPQC_ERR_UNSUPPORTED);
+    CHECK(kpqc_set_impl(KPQC_IMPL_AUTO) == KPQC_OK);
     CHECK(kpqc_impl_name() != NULL);
 }
 

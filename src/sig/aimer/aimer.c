@@ -191,29 +191,56 @@ static uint64_t sbox_outputs(const struct fctx *f, const struct aimer_params *p,
 
 /* ---------- seed trees ---------- */
 
+/* Hash n inputs of inlen bytes to n outputs of outlen bytes with the
+ * parameter set's SHAKE, eight or four instances at a time where possible. */
+static void hash_many(const struct aimer_params *p, uint8_t *const out[8], size_t outlen,
+                      const uint8_t *const in[8], size_t inlen, unsigned n) {
+    if (n == 8) {
+        if (p->nb == 16) kpqc_shake128x8(out, outlen, in, inlen);
+        else kpqc_shake256x8(out, outlen, in, inlen);
+    } else if (n == 4) {
+        if (p->nb == 16)
+            kpqc_shake128x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+        else
+            kpqc_shake256x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+    } else {
+        for (unsigned j = 0; j < n; j++) {
+            kpqc_keccak h;
+            h_init(&h, p);
+            kpqc_keccak_absorb(&h, in[j], inlen);
+            kpqc_keccak_squeeze(&h, out[j], outlen);
+            kpqc_keccak_wipe(&h);
+        }
+    }
+}
+
 /* Heap numbering: node 1 is the root, node k has children 2k and 2k+1,
  * leaves are N..2N-1 (party i is leaf N+i).  Repetition r's tree is
  * nodes[r*2N + k].  A node's children are H4(salt || r || k || node k).
  *
- * All T trees grow together, level by level, so that four nodes (of any
- * repetitions) are always hashed at once.  With a proof to verify, the
- * revealed siblings are put in after each level; the nodes on the hidden
- * path get placeholder values that are never used. */
+ * All T trees grow together, level by level, so that eight (or four)
+ * nodes of any repetitions are always hashed at once.  With a proof to
+ * verify, the revealed siblings are put in after each level; the nodes on
+ * the hidden path get placeholder values that are never used. */
 static void expand_trees(const struct aimer_params *p, uint8_t (*nodes)[NBMAX],
                          const uint8_t *salt, const uint8_t *idx, const uint8_t *proofs,
                          size_t plen) {
     const unsigned nb = p->nb, N = p->N, T = p->T;
     const size_t inlen = 1 + nb + 2 + nb;
-    uint8_t in[4][1 + NBMAX + 2 + NBMAX], out[4][2 * NBMAX];
-    for (unsigned j = 0; j < 4; j++) {
+    uint8_t in[8][1 + NBMAX + 2 + NBMAX], out[8][2 * NBMAX];
+    const uint8_t *inp[8];
+    uint8_t *outp[8];
+    for (unsigned j = 0; j < 8; j++) {
         in[j][0] = 4;
         memcpy(in[j] + 1, salt, nb);
+        inp[j] = in[j];
+        outp[j] = out[j];
     }
     for (unsigned d = 0; d < p->logn; d++) {
         unsigned jobs = T << d, done = 0;
         while (done < jobs) {
-            unsigned n = jobs - done >= 4 ? 4 : 1;
-            uint8_t (*dst[4])[NBMAX];
+            unsigned n = jobs - done >= 8 ? 8 : jobs - done >= 4 ? 4 : 1;
+            uint8_t (*dst[8])[NBMAX];
             for (unsigned j = 0; j < n; j++) {
                 unsigned t = done + j, r = t >> d, k = (1u << d) + (t & ((1u << d) - 1));
                 in[j][1 + nb] = (uint8_t)r;
@@ -221,18 +248,7 @@ static void expand_trees(const struct aimer_params *p, uint8_t (*nodes)[NBMAX],
                 memcpy(in[j] + 3 + nb, nodes[(size_t)r * 2 * N + k], nb);
                 dst[j] = nodes + (size_t)r * 2 * N + 2 * k;
             }
-            if (n == 4) {
-                if (nb == 16)
-                    kpqc_shake128x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
-                else
-                    kpqc_shake256x4(out[0], out[1], out[2], out[3], 2 * nb, in[0], in[1], in[2], in[3], inlen);
-            } else {
-                kpqc_keccak h;
-                h_init(&h, p);
-                kpqc_keccak_absorb(&h, in[0], inlen);
-                kpqc_keccak_squeeze(&h, out[0], 2 * nb);
-                kpqc_keccak_wipe(&h);
-            }
+            hash_many(p, outp, 2 * nb, inp, inlen, n);
             for (unsigned j = 0; j < n; j++) {
                 memcpy(dst[j][0], out[j], nb);
                 memcpy(dst[j][1], out[j] + nb, nb);
@@ -260,25 +276,28 @@ struct tape {
 
 #define TAPE_MAX_BYTES ((2 * LMAX + 3) * NBMAX)
 
-/* Commit to 4 consecutive parties' seeds and expand their tapes. */
-static void commit4(const struct aimer_params *p, uint8_t commit[4][2 * NBMAX],
-                    struct tape tape[4], const uint8_t *salt, unsigned rep,
-                    unsigned party0, const uint8_t (*seeds)[NBMAX]) {
+/* Commit to PARTY_BATCH consecutive parties' seeds and expand their tapes
+ * (N is a multiple of it). */
+#define PARTY_BATCH 8
+static void commit_batch(const struct aimer_params *p, uint8_t commit[PARTY_BATCH][2 * NBMAX],
+                         struct tape tape[PARTY_BATCH], const uint8_t *salt, unsigned rep,
+                         unsigned party0, const uint8_t (*seeds)[NBMAX]) {
     unsigned nb = p->nb, nw = p->nw, L = p->L;
     size_t inlen = 1 + nb + 2 + nb, outlen = 2 * nb + (2 * L + 3) * nb;
-    uint8_t in[4][1 + NBMAX + 2 + NBMAX], out[4][2 * NBMAX + TAPE_MAX_BYTES];
-    for (unsigned j = 0; j < 4; j++) {
+    uint8_t in[PARTY_BATCH][1 + NBMAX + 2 + NBMAX], out[PARTY_BATCH][2 * NBMAX + TAPE_MAX_BYTES];
+    const uint8_t *inp[PARTY_BATCH];
+    uint8_t *outp[PARTY_BATCH];
+    for (unsigned j = 0; j < PARTY_BATCH; j++) {
         in[j][0] = 5;
         memcpy(in[j] + 1, salt, nb);
         in[j][1 + nb] = (uint8_t)rep;
         in[j][2 + nb] = (uint8_t)(party0 + j);
         memcpy(in[j] + 3 + nb, seeds[j], nb);
+        inp[j] = in[j];
+        outp[j] = out[j];
     }
-    if (nb == 16)
-        kpqc_shake128x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
-    else
-        kpqc_shake256x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
-    for (unsigned j = 0; j < 4; j++) {
+    hash_many(p, outp, outlen, inp, inlen, PARTY_BATCH);
+    for (unsigned j = 0; j < PARTY_BATCH; j++) {
         const uint8_t *q = out[j] + 2 * nb;
         memcpy(commit[j], out[j], 2 * nb);
         gf_load(tape[j].pt, q, nw); q += nb;
@@ -469,12 +488,12 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
     for (unsigned r = 0; r < T; r++) {
         uint8_t (*tn)[NBMAX] = nodes + (size_t)r * 2 * N;
         uint8_t *pr = proofs + r * plen;
-        struct tape delta, tp[4];
+        struct tape delta, tp[PARTY_BATCH];
         memset(&delta, 0, sizeof delta);
-        for (unsigned q = 0; q < N; q += 4) {
-            commit4(p, (uint8_t(*)[2 * NBMAX])commits[(size_t)r * N + q], tp, salt, r, q,
-                    (const uint8_t(*)[NBMAX])tn + N + q);
-            for (unsigned j = 0; j < 4; j++) {
+        for (unsigned q = 0; q < N; q += PARTY_BATCH) {
+            commit_batch(p, (uint8_t(*)[2 * NBMAX])commits[(size_t)r * N + q], tp, salt, r, q,
+                         (const uint8_t(*)[NBMAX])tn + N + q);
+            for (unsigned j = 0; j < PARTY_BATCH; j++) {
                 struct tape *t = &tp[j];
                 unsigned party = q + j;
                 gf_add(delta.pt, delta.pt, t->pt);
@@ -649,11 +668,11 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
             gf_load(eps[i], buf + i * nb, nw);
             gf_zero(alpha[i]);
         }
-        for (unsigned q = 0; q < N; q += 4) {
-            uint8_t cm[4][2 * NBMAX];
-            struct tape tp[4];
-            commit4(p, cm, tp, salt, r, q, tn + N + q);
-            for (unsigned j = 0; j < 4; j++) {
+        for (unsigned q = 0; q < N; q += PARTY_BATCH) {
+            uint8_t cm[PARTY_BATCH][2 * NBMAX];
+            struct tape tp[PARTY_BATCH];
+            commit_batch(p, cm, tp, salt, r, q, tn + N + q);
+            for (unsigned j = 0; j < PARTY_BATCH; j++) {
                 unsigned party = q + j;
                 if (party == hid) {
                     kpqc_keccak_absorb(&h1k, pr + (size_t)p->logn * nb, 2 * nb);

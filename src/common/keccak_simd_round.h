@@ -1,0 +1,123 @@
+/*
+ * Keccak-f[1600] on several states at once, one lane of every state per
+ * vector register: the round written once for every vector path.
+ *
+ * The including file defines the vector type V and the operations
+ *   XOR(a, b), XOR5(a, b, c, d, e), ROL(v, n) (n constant, 0 < n < 64),
+ *   CHI(a, b, c) = a ^ (~b & c), SET1(u64), LOADV(p), STOREV(p, v)
+ * (AVX2 builds them from two-operand instructions, AVX-512 from vpternlogq
+ * and vprolq), then defines KECCAK_SIMD_PERMUTE(name, W): a function
+ * name(uint64_t s[25][W]) permuting W lane-interleaved states.
+ */
+#ifndef KPQC_KECCAK_SIMD_ROUND_H
+#define KPQC_KECCAK_SIMD_ROUND_H
+
+#include <stdint.h>
+
+static const uint64_t keccak_simd_rc[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
+
+/*
+ * One round in the textbook form; the rho/pi step is written out so every
+ * rotation count is a constant.  Lane (x,y) is index x + 5y; pi sends
+ * (x,y) to (y, 2x+3y).
+ */
+#define KECCAK_SIMD_ROUND(A, E, r)                                                              \
+    do {                                                                                        \
+        V c0 = XOR5(A##00, A##05, A##10, A##15, A##20);                                         \
+        V c1 = XOR5(A##01, A##06, A##11, A##16, A##21);                                         \
+        V c2 = XOR5(A##02, A##07, A##12, A##17, A##22);                                         \
+        V c3 = XOR5(A##03, A##08, A##13, A##18, A##23);                                         \
+        V c4 = XOR5(A##04, A##09, A##14, A##19, A##24);                                         \
+        V d0 = XOR(c4, ROL(c1, 1)), d1 = XOR(c0, ROL(c2, 1)), d2 = XOR(c1, ROL(c3, 1));        \
+        V d3 = XOR(c2, ROL(c4, 1)), d4 = XOR(c3, ROL(c0, 1));                                   \
+        V b0, b1, b2, b3, b4;                                                                   \
+        /* row y'=0 of the result takes lanes (0,0),(1,1),(2,2),(3,3),(4,4) */                \
+        b0 = XOR(A##00, d0);                                                                    \
+        b1 = ROL(XOR(A##06, d1), 44);                                                           \
+        b2 = ROL(XOR(A##12, d2), 43);                                                           \
+        b3 = ROL(XOR(A##18, d3), 21);                                                           \
+        b4 = ROL(XOR(A##24, d4), 14);                                                           \
+        E##00 = XOR(CHI(b0, b1, b2), SET1(keccak_simd_rc[r]));                                  \
+        E##01 = CHI(b1, b2, b3);                                                                \
+        E##02 = CHI(b2, b3, b4);                                                                \
+        E##03 = CHI(b3, b4, b0);                                                                \
+        E##04 = CHI(b4, b0, b1);                                                                \
+        /* y'=1: lanes (3,0),(4,1),(0,2),(1,3),(2,4) */                                        \
+        b0 = ROL(XOR(A##03, d3), 28);                                                           \
+        b1 = ROL(XOR(A##09, d4), 20);                                                           \
+        b2 = ROL(XOR(A##10, d0), 3);                                                            \
+        b3 = ROL(XOR(A##16, d1), 45);                                                           \
+        b4 = ROL(XOR(A##22, d2), 61);                                                           \
+        E##05 = CHI(b0, b1, b2);                                                                \
+        E##06 = CHI(b1, b2, b3);                                                                \
+        E##07 = CHI(b2, b3, b4);                                                                \
+        E##08 = CHI(b3, b4, b0);                                                                \
+        E##09 = CHI(b4, b0, b1);                                                                \
+        /* y'=2: lanes (1,0),(2,1),(3,2),(4,3),(0,4) */                                        \
+        b0 = ROL(XOR(A##01, d1), 1);                                                            \
+        b1 = ROL(XOR(A##07, d2), 6);                                                            \
+        b2 = ROL(XOR(A##13, d3), 25);                                                           \
+        b3 = ROL(XOR(A##19, d4), 8);                                                            \
+        b4 = ROL(XOR(A##20, d0), 18);                                                           \
+        E##10 = CHI(b0, b1, b2);                                                                \
+        E##11 = CHI(b1, b2, b3);                                                                \
+        E##12 = CHI(b2, b3, b4);                                                                \
+        E##13 = CHI(b3, b4, b0);                                                                \
+        E##14 = CHI(b4, b0, b1);                                                                \
+        /* y'=3: lanes (4,0),(0,1),(1,2),(2,3),(3,4) */                                        \
+        b0 = ROL(XOR(A##04, d4), 27);                                                           \
+        b1 = ROL(XOR(A##05, d0), 36);                                                           \
+        b2 = ROL(XOR(A##11, d1), 10);                                                           \
+        b3 = ROL(XOR(A##17, d2), 15);                                                           \
+        b4 = ROL(XOR(A##23, d3), 56);                                                           \
+        E##15 = CHI(b0, b1, b2);                                                                \
+        E##16 = CHI(b1, b2, b3);                                                                \
+        E##17 = CHI(b2, b3, b4);                                                                \
+        E##18 = CHI(b3, b4, b0);                                                                \
+        E##19 = CHI(b4, b0, b1);                                                                \
+        /* y'=4: lanes (2,0),(3,1),(4,2),(0,3),(1,4) */                                        \
+        b0 = ROL(XOR(A##02, d2), 62);                                                           \
+        b1 = ROL(XOR(A##08, d3), 55);                                                           \
+        b2 = ROL(XOR(A##14, d4), 39);                                                           \
+        b3 = ROL(XOR(A##15, d0), 41);                                                           \
+        b4 = ROL(XOR(A##21, d1), 2);                                                            \
+        E##20 = CHI(b0, b1, b2);                                                                \
+        E##21 = CHI(b1, b2, b3);                                                                \
+        E##22 = CHI(b2, b3, b4);                                                                \
+        E##23 = CHI(b3, b4, b0);                                                                \
+        E##24 = CHI(b4, b0, b1);                                                                \
+    } while (0)
+
+#define KECCAK_SIMD_DECL(P) V P##00, P##01, P##02, P##03, P##04, P##05, P##06, P##07, P##08, \
+    P##09, P##10, P##11, P##12, P##13, P##14, P##15, P##16, P##17, P##18, P##19, P##20, P##21,  \
+    P##22, P##23, P##24
+#define KECCAK_SIMD_LD(P, i, n) P##n = LOADV(s[i])
+#define KECCAK_SIMD_ST(P, i, n) STOREV(s[i], P##n)
+#define KECCAK_SIMD_ALL(OP, P)                                                                  \
+    OP(P, 0, 00); OP(P, 1, 01); OP(P, 2, 02); OP(P, 3, 03); OP(P, 4, 04); OP(P, 5, 05);         \
+    OP(P, 6, 06); OP(P, 7, 07); OP(P, 8, 08); OP(P, 9, 09); OP(P, 10, 10); OP(P, 11, 11);       \
+    OP(P, 12, 12); OP(P, 13, 13); OP(P, 14, 14); OP(P, 15, 15); OP(P, 16, 16); OP(P, 17, 17);   \
+    OP(P, 18, 18); OP(P, 19, 19); OP(P, 20, 20); OP(P, 21, 21); OP(P, 22, 22); OP(P, 23, 23);   \
+    OP(P, 24, 24)
+
+#define KECCAK_SIMD_PERMUTE(name, W)                 \
+    void name(uint64_t s[25][W]);                    \
+    void name(uint64_t s[25][W]) {                   \
+        KECCAK_SIMD_DECL(a);                         \
+        KECCAK_SIMD_DECL(e);                         \
+        KECCAK_SIMD_ALL(KECCAK_SIMD_LD, a);          \
+        for (unsigned r = 0; r < 24; r += 2) {       \
+            KECCAK_SIMD_ROUND(a, e, r);              \
+            KECCAK_SIMD_ROUND(e, a, r + 1);          \
+        }                                            \
+        KECCAK_SIMD_ALL(KECCAK_SIMD_ST, a);          \
+    }
+
+#endif

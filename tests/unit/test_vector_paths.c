@@ -1,0 +1,96 @@
+/*
+ * Every vector path against the portable one, kernel by kernel, on random
+ * inputs: the Keccak permutations (one, four and eight states), the
+ * four- and eight-way SHAKEs across block edges.  Each path the machine can
+ * run is forced in turn with kpqc_set_impl; the others are reported as not
+ * tested.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "common/keccak.h"
+#include "internal.h"
+
+static uint64_t state = 0x243f6a8885a308d3ULL;
+static uint64_t rnd64(void) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+static void fill(void *p, size_t n) {
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)rnd64();
+}
+
+static void check_permutations(const char *path, kpqc_impl impl) {
+    uint64_t s8[25][8], s4[25][4], s1[8][25], ref[8][25];
+    fill(s8, sizeof s8);
+    for (unsigned i = 0; i < 25; i++)
+        for (unsigned j = 0; j < 8; j++) s1[j][i] = ref[j][i] = s8[i][j];
+    for (unsigned i = 0; i < 25; i++) memcpy(s4[i], s8[i], sizeof s4[i]);
+    kpqc_set_impl(KPQC_IMPL_PORTABLE);
+    for (unsigned j = 0; j < 8; j++) kpqc_keccak_f1600(ref[j]);
+    CHECK(kpqc_set_impl(impl) == KPQC_OK);
+    for (unsigned j = 0; j < 8; j++) kpqc_keccak_f1600(s1[j]);
+    kpqc_keccakx4_f1600(s4);
+    kpqc_keccakx8_f1600(s8);
+    for (unsigned j = 0; j < 8; j++)
+        for (unsigned i = 0; i < 25; i++) {
+            CHECK_MSG(s1[j][i] == ref[j][i], "%s keccak_f1600 state %u lane %u", path, j, i);
+            CHECK_MSG(s8[i][j] == ref[j][i], "%s keccakx8_f1600 state %u lane %u", path, j, i);
+            if (j < 4) CHECK_MSG(s4[i][j] == ref[j][i], "%s keccakx4_f1600 state %u lane %u", path, j, i);
+        }
+}
+
+static void check_shakes(const char *path) {
+    static const size_t lens[] = {0, 1, 7, 8, 35, 135, 136, 137, 167, 168, 169, 300, 500};
+    for (unsigned li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t inlen = lens[li], outlen = 2 * lens[li] + 17;
+        static uint8_t in[8][500], out[8][1100], one[1100];
+        const uint8_t *inp[8];
+        uint8_t *outp[8];
+        for (unsigned j = 0; j < 8; j++) {
+            fill(in[j], inlen);
+            inp[j] = in[j];
+            outp[j] = out[j];
+        }
+        for (int w = 128; w <= 256; w += 128) {
+            memset(out, 0, sizeof out);
+            if (w == 128) kpqc_shake128x8(outp, outlen, inp, inlen);
+            else kpqc_shake256x8(outp, outlen, inp, inlen);
+            for (unsigned j = 0; j < 8; j++) {
+                if (w == 128) kpqc_shake128(one, outlen, in[j], inlen);
+                else kpqc_shake256(one, outlen, in[j], inlen);
+                CHECK_MSG(memcmp(one, out[j], outlen) == 0, "%s shake%dx8 len %zu instance %u", path, w, inlen, j);
+            }
+            if (w == 128) kpqc_shake128x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+            else kpqc_shake256x4(out[0], out[1], out[2], out[3], outlen, in[0], in[1], in[2], in[3], inlen);
+            for (unsigned j = 0; j < 4; j++) {
+                if (w == 128) kpqc_shake128(one, outlen, in[j], inlen);
+                else kpqc_shake256(one, outlen, in[j], inlen);
+                CHECK_MSG(memcmp(one, out[j], outlen) == 0, "%s shake%dx4 len %zu instance %u", path, w, inlen, j);
+            }
+        }
+    }
+}
+
+int main(void) {
+    static const struct { const char *name; kpqc_impl impl; } paths[] = {
+        {"portable", KPQC_IMPL_PORTABLE}, {"avx2", KPQC_IMPL_AVX2}, {"avx512", KPQC_IMPL_AVX512},
+    };
+    for (unsigned p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        if (kpqc_set_impl(paths[p].impl) != KPQC_OK) {
+            printf("%s path: not available on this machine, not tested\n", paths[p].name);
+            continue;
+        }
+        CHECK(strcmp(kpqc_impl_name(), paths[p].name) == 0);
+        for (int round = 0; round < 20; round++) check_permutations(paths[p].name, paths[p].impl);
+        kpqc_set_impl(paths[p].impl);
+        check_shakes(paths[p].name);
+        printf("%s path tested\n", paths[p].name);
+    }
+    kpqc_set_impl(KPQC_IMPL_AUTO);
+    return test_result("test_vector_paths");
+}
