@@ -26,16 +26,6 @@ static inline void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
     s[pos >> 3] ^= (uint64_t)v << (8 * (pos & 7));
 }
 
-static inline uint64_t load64_le(const uint8_t *p) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static inline void store64_le(uint8_t *p, uint64_t v) {
-    for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 void kpqc_keccak_init(kpqc_keccak *k, unsigned rate, uint8_t dsep) {
     memset(k->s, 0, sizeof k->s);
     k->pos = 0;
@@ -52,7 +42,7 @@ void kpqc_keccak_absorb(kpqc_keccak *k, const uint8_t *in, size_t len) {
         if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
     }
     while (len >= 8) {
-        k->s[k->pos >> 3] ^= load64_le(in);
+        k->s[k->pos >> 3] ^= kpqc_load64_le(in);
         k->pos += 8;
         in += 8;
         len -= 8;
@@ -78,7 +68,7 @@ void kpqc_keccak_squeeze(kpqc_keccak *k, uint8_t *out, size_t len) {
     while (len > 0) {
         if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
         if ((k->pos & 7) == 0 && len >= 8) {
-            store64_le(out, k->s[k->pos >> 3]);
+            kpqc_store64_le(out, k->s[k->pos >> 3]);
             out += 8; len -= 8; k->pos += 8;
         } else {
             *out++ = (uint8_t)(k->s[k->pos >> 3] >> (8 * (k->pos & 7)));

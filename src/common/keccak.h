@@ -17,6 +17,16 @@
 #define KPQC_SHA3_256_RATE 136
 #define KPQC_SHA3_512_RATE 72
 
+/* Little-endian lanes, whatever the host's byte order. */
+static inline uint64_t kpqc_load64_le(const uint8_t *p) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static inline void kpqc_store64_le(uint8_t *p, uint64_t v) {
+    for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
 typedef struct kpqc_keccak {
     uint64_t s[25];
     unsigned pos;       /* byte position inside the current block */

@@ -27,16 +27,6 @@ void kpqc_keccakx4_f1600(uint64_t s[25][4]) {
     }
 }
 
-static uint64_t load64_le(const uint8_t *p) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void store64_le(uint8_t *p, uint64_t v) {
-    for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
                                const uint8_t *in0, const uint8_t *in1,
                                const uint8_t *in2, const uint8_t *in3, size_t len) {
@@ -47,7 +37,7 @@ void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
     size_t off = 0;
     while (len - off >= rate) {
         for (unsigned j = 0; j < 4; j++)
-            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= load64_le(in[j] + off + 8 * i);
+            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
         kpqc_keccakx4_f1600(k->s);
         off += rate;
     }
@@ -57,7 +47,7 @@ void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
         memcpy(block, in[j] + off, len - off);
         block[len - off] = dsep;
         block[rate - 1] |= 0x80;
-        for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= load64_le(block + 8 * i);
+        for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(block + 8 * i);
         kpqc_wipe(block, sizeof block);
     }
 }
@@ -68,7 +58,7 @@ void kpqc_keccakx4_squeezeblocks(kpqc_keccakx4 *k, uint8_t *out0, uint8_t *out1,
     for (size_t b = 0; b < nblocks; b++) {
         kpqc_keccakx4_f1600(k->s);
         for (unsigned j = 0; j < 4; j++)
-            for (unsigned i = 0; i < k->rate / 8; i++) store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
+            for (unsigned i = 0; i < k->rate / 8; i++) kpqc_store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
     }
 }
 

@@ -25,23 +25,13 @@ void kpqc_keccakx8_f1600(uint64_t s[25][8]) {
     }
 }
 
-static uint64_t load64_le(const uint8_t *p) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void store64_le(uint8_t *p, uint64_t v) {
-    for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* XOR len < rate bytes of each input at byte offset 0, then the padding. */
 static void absorb_last(uint64_t s[25][8], unsigned rate, uint8_t dsep,
                         const uint8_t *const in[8], size_t off, size_t len) {
     for (unsigned j = 0; j < 8; j++) {
         const uint8_t *p = in[j] + off;
         size_t i = 0;
-        for (; i + 8 <= len; i += 8) s[i / 8][j] ^= load64_le(p + i);
+        for (; i + 8 <= len; i += 8) s[i / 8][j] ^= kpqc_load64_le(p + i);
         for (; i < len; i++) s[i / 8][j] ^= (uint64_t)p[i] << (8 * (i % 8));
         s[len / 8][j] ^= (uint64_t)dsep << (8 * (len % 8));
         s[(rate - 1) / 8][j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
@@ -55,7 +45,7 @@ static void shakex8(unsigned rate, uint8_t *const out[8], size_t outlen,
     size_t off = 0;
     for (; inlen - off >= rate; off += rate) {
         for (unsigned j = 0; j < 8; j++)
-            for (unsigned i = 0; i < rate / 8; i++) s[i][j] ^= load64_le(in[j] + off + 8 * i);
+            for (unsigned i = 0; i < rate / 8; i++) s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
         kpqc_keccakx8_f1600(s);
     }
     absorb_last(s, rate, 0x1f, in, off, inlen - off);
@@ -65,7 +55,7 @@ static void shakex8(unsigned rate, uint8_t *const out[8], size_t outlen,
         for (unsigned j = 0; j < 8; j++) {
             uint8_t *p = out[j] + done;
             size_t i = 0;
-            for (; i + 8 <= n; i += 8) store64_le(p + i, s[i / 8][j]);
+            for (; i + 8 <= n; i += 8) kpqc_store64_le(p + i, s[i / 8][j]);
             for (; i < n; i++) p[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
         }
     }
