@@ -14,6 +14,8 @@
 #include <openssl/core_object.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 
 #include "kpqcprovider.h"
 
@@ -28,17 +30,100 @@ static void codec_freectx(void *ctx) { (void)ctx; }
 
 /* ------------------------------------------------------- encoding */
 
+/* An encoder's context: the cipher a private key is to be encrypted with
+ * (OSSL_ENCODER_CTX_set_cipher, `-aes256`), NULL for none. */
+typedef struct {
+    kpqc_prov_ctx *provctx;
+    EVP_CIPHER *cipher;
+} encoder_ctx;
+
+static void *encoder_newctx(void *provctx) {
+    encoder_ctx *ctx = OPENSSL_zalloc(sizeof *ctx);
+    if (ctx != NULL) ctx->provctx = provctx;
+    return ctx;
+}
+
+static void encoder_freectx(void *vctx) {
+    encoder_ctx *ctx = vctx;
+    if (ctx == NULL) return;
+    EVP_CIPHER_free(ctx->cipher);
+    OPENSSL_free(ctx);
+}
+
+static int encoder_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
+    encoder_ctx *ctx = vctx;
+    const OSSL_PARAM *c = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
+    const OSSL_PARAM *pq = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_PROPERTIES);
+    const char *name = NULL, *propq = NULL;
+    if (c == NULL) return 1;
+    if (!OSSL_PARAM_get_utf8_string_ptr(c, &name) || (pq != NULL && !OSSL_PARAM_get_utf8_string_ptr(pq, &propq)))
+        return 0;
+    EVP_CIPHER_free(ctx->cipher);
+    ctx->cipher = NULL;
+    if (name == NULL || name[0] == '\0') return 1; /* no encryption */
+    if ((ctx->cipher = EVP_CIPHER_fetch(ctx->provctx->libctx, name, propq)) == NULL) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_OPERATION_FAILED, "cipher %s for the private key is not available", name);
+        return 0;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM *encoder_settable_ctx_params(void *provctx) {
+    static const OSSL_PARAM table[] = {
+        OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_CIPHER, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_PROPERTIES, NULL, 0), OSSL_PARAM_END};
+    (void)provctx;
+    return table;
+}
+
 static int write_all(BIO *out, const unsigned char *buf, size_t len) {
     size_t done = 0;
     return BIO_write_ex(out, buf, len, &done) == 1 && done == len;
 }
 
-static int encode_der_or_pem(kpqc_prov_ctx *provctx, BIO *out, const kpqc_key *key, enum structure s,
-                             enum format f) {
+/*
+ * PrivateKeyInfo `der` as PKCS#8 EncryptedPrivateKeyInfo under ctx's
+ * cipher (PBES2, PBKDF2 with OpenSSL's defaults), with the passphrase the
+ * application's callback gives.  In place: `*der` is replaced.
+ */
+static int encrypt_pkcs8(encoder_ctx *ctx, const kpqc_prov_alg *alg, unsigned char **der, size_t *der_len,
+                         OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
+    char pass[1024];
+    size_t pass_len = 0;
+    const unsigned char *p = *der;
+    PKCS8_PRIV_KEY_INFO *p8 = NULL;
+    X509_SIG *enc = NULL;
+    unsigned char *out = NULL;
+    int n = 0;
+    if (cb == NULL || !cb(pass, sizeof pass, &pass_len, NULL, cbarg)) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_MISSING_KEY, "%s: no passphrase to encrypt the private key", alg->name);
+        goto done;
+    }
+    if ((p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)*der_len)) == NULL ||
+        (enc = PKCS8_encrypt_ex(-1, ctx->cipher, pass, (int)pass_len, NULL, 0, 0, p8, ctx->provctx->libctx, NULL)) ==
+            NULL ||
+        (n = i2d_X509_SIG(enc, &out)) <= 0) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_OPERATION_FAILED, "%s: private key encryption failed", alg->name);
+        n = 0;
+    }
+done:
+    OPENSSL_cleanse(pass, sizeof pass);
+    PKCS8_PRIV_KEY_INFO_free(p8); /* cleanses the key bytes */
+    X509_SIG_free(enc);
+    if (n <= 0) return 0;
+    OPENSSL_secure_clear_free(*der, *der_len);
+    *der = out; /* ciphertext: no longer secret */
+    *der_len = (size_t)n;
+    return 1;
+}
+
+static int encode_der_or_pem(encoder_ctx *ctx, BIO *out, const kpqc_key *key, enum structure s, enum format f,
+                             OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
     const kpqc_prov_alg *alg = key->alg;
     unsigned char *body = NULL, *der = NULL;
     size_t body_len = 0, der_len = 0;
-    int ok = 0;
+    int encrypted = s == PKCS8 && ctx->cipher != NULL, ok = 0;
+    const char *pem_name = s == SPKI ? PEM_STRING_PUBLIC : encrypted ? PEM_STRING_PKCS8 : PEM_STRING_PKCS8INF;
     if (s == SPKI) {
         body_len = kpqc_key_pub_len(alg);
         if ((body = OPENSSL_secure_malloc(body_len)) == NULL || !kpqc_key_encode_pub(key, body)) goto done;
@@ -47,16 +132,16 @@ static int encode_der_or_pem(kpqc_prov_ctx *provctx, BIO *out, const kpqc_key *k
         ok = kpqc_key_encode_priv(key, &body, &body_len) && kpqc_der_pkcs8(alg, body, body_len, &der, &der_len);
     }
     if (!ok) {
-        kpqc_prov_raise(provctx, KPQC_R_MISSING_KEY, "%s: no %s key to encode", alg->name,
+        kpqc_prov_raise(ctx->provctx, KPQC_R_MISSING_KEY, "%s: no %s key to encode", alg->name,
                         s == SPKI ? "public" : "private");
         goto done;
     }
-    ok = f == DER ? write_all(out, der, der_len)
-                  : PEM_write_bio(out, s == SPKI ? PEM_STRING_PUBLIC : PEM_STRING_PKCS8INF, "", der,
-                                  (long)der_len) > 0;
+    if (encrypted && !(ok = encrypt_pkcs8(ctx, alg, &der, &der_len, cb, cbarg))) goto done;
+    ok = f == DER ? write_all(out, der, der_len) : PEM_write_bio(out, pem_name, "", der, (long)der_len) > 0;
 done:
     OPENSSL_secure_clear_free(body, body_len);
-    OPENSSL_secure_clear_free(der, der_len);
+    if (encrypted && ok) OPENSSL_free(der);
+    else OPENSSL_secure_clear_free(der, der_len);
     return ok;
 }
 
@@ -79,13 +164,14 @@ static int encode_text(BIO *out, const kpqc_key *key, int selection) {
     return ok;
 }
 
-static int encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj, enum structure s, enum format f, int selection) {
-    kpqc_prov_ctx *provctx = vctx;
+static int encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj, enum structure s, enum format f, int selection,
+                  OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
+    encoder_ctx *ctx = vctx;
     const kpqc_key *key = obj;
     if (key == NULL) return 0; /* keys of other providers are exported to ours first */
-    BIO *out = BIO_new_from_core_bio(provctx->libctx, cout);
+    BIO *out = BIO_new_from_core_bio(ctx->provctx->libctx, cout);
     if (out == NULL) return 0;
-    int ok = s == TEXT ? encode_text(out, key, selection) : encode_der_or_pem(provctx, out, key, s, f);
+    int ok = s == TEXT ? encode_text(out, key, selection) : encode_der_or_pem(ctx, out, key, s, f, cb, cbarg);
     BIO_free(out);
     return ok;
 }
@@ -109,12 +195,14 @@ static int text_selection(void *ctx, int selection) {
 #define ENCODER(fn, s, f, selection_fn)                                                                     \
     static int fn(void *ctx, OSSL_CORE_BIO *out, const void *obj, const OSSL_PARAM abstract[], int selection, \
                   OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {                                               \
-        (void)abstract, (void)cb, (void)cbarg;                                                               \
-        return encode(ctx, out, obj, s, f, selection);                                                       \
+        (void)abstract;                                                                                      \
+        return encode(ctx, out, obj, s, f, selection, cb, cbarg);                                            \
     }                                                                                                        \
     static const OSSL_DISPATCH fn##_dispatch[] = {                                                           \
-        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))codec_newctx},                                            \
-        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))codec_freectx},                                          \
+        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))encoder_newctx},                                          \
+        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))encoder_freectx},                                        \
+        {OSSL_FUNC_ENCODER_SET_CTX_PARAMS, (void (*)(void))encoder_set_ctx_params},                          \
+        {OSSL_FUNC_ENCODER_SETTABLE_CTX_PARAMS, (void (*)(void))encoder_settable_ctx_params},                \
         {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))selection_fn},                                    \
         {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))fn},                                                      \
         OSSL_DISPATCH_END};
