@@ -61,17 +61,21 @@ def add_arguments(p):
     p.add_argument("--qos", type=int, default=1, choices=(0, 1))
     p.add_argument("--payload", type=int, default=64, help="PUBLISH payload bytes")
     p.add_argument("--timeout-ms", type=int, default=10000, help="per socket operation")
+    p.add_argument("--remote", metavar="HOST:PORT", help="against the broker of a `kpqc-bench serve` agent there")
+    p.add_argument("--token", default="", help="the agent's token (with --remote)")
 
 
 def client_binary(build_dir):
     return pathlib.Path(build_dir) / "bench" / "kpqc-mqtt"
 
 
-def run_client(build_dir, port, group, ca, client=None, count=1, qos=1, payload=64, timeout_ms=10000):
+def run_client(build_dir, port, group, ca, client=None, count=1, qos=1, payload=64, timeout_ms=10000,
+               host="127.0.0.1"):
     """Runs kpqc-mqtt: `count` connections; returns its JSON records (a setup
     failure or a crash becomes one record with ok false and the reason)."""
     build_dir = pathlib.Path(build_dir)
-    argv = [str(build_dir / "kpqc-env"), str(client_binary(build_dir)), "--port", str(port), "--group", group,
+    argv = [str(build_dir / "kpqc-env"), str(client_binary(build_dir)), "--host", host, "--port", str(port),
+            "--group", group,
             "--ca", str(ca), "--count", str(count), "--qos", str(qos), "--payload", str(payload),
             "--timeout-ms", str(timeout_ms)]
     if client is not None:
@@ -132,7 +136,7 @@ def measure(lab, args, broker, listeners, groups, iterations):
         lab.progress("mqtt", i, len(configs), f"{g} / {name}")
         files = listeners[name]
         recs = run_client(lab.build.dir, broker.ports[name], g, files["ca"][0], files["client"], iterations,
-                          args.qos, args.payload, args.timeout_ms)
+                          args.qos, args.payload, args.timeout_ms, broker.host)
         good, errors = [], collections.Counter()
         for r in recs:
             lab.raw("mqtt", dict(r, kex=g, sig=name))
@@ -193,7 +197,7 @@ def bad_configurations(lab, args, broker, pki, listeners, group):
     return rows
 
 
-def report(lab, broker, listeners, unavailable, groups, results, rejects, iterations):
+def report(lab, broker, listeners, unavailable, groups, results, rejects, iterations, where="on loopback"):
     order = list(listeners)
     rows = []
     for (name, g), (row, tls, connack, rtt) in sorted(
@@ -243,8 +247,9 @@ def report(lab, broker, listeners, unavailable, groups, results, rejects, iterat
     lab.section("Published MQTT table beside ours (ms, mean ± sd)",
                 md_table(["key exchange", "signature", "type", "published handshake", "ours: TLS handshake",
                           "ours: TCP+TLS+CONNACK"], prow) +
-                "\n\nThe published figures came from a client on another machine with OpenSSL 3.6; ours are on "
-                "loopback, so absolute times are lower and the differences between rows are the cryptography.")
+                "\n\nThe published figures came from a client on another machine with OpenSSL 3.6; ours are "
+                f"{where}" + (", so absolute times are lower and the differences between rows are the cryptography."
+                              if where == "on loopback" else "."))
     # The plot keeps one group per family at level 1 (all rows are in the tables).
     shown = [g for g in PLOTTED_GROUPS if g in groups]
     plots.mqtt_handshakes(lab, [results[k][0] for k in sorted(results, key=lambda k: (order.index(k[0]),
@@ -252,13 +257,21 @@ def report(lab, broker, listeners, unavailable, groups, results, rejects, iterat
                                 if k[1] in shown])
 
 
+def wanted_listeners(table, sigs=""):
+    algs = listener_algorithms(table)
+    if sigs:
+        wanted = [s.strip().lower() for s in sigs.split(",")]
+        algs = [a for a in algs if a.name.lower() in wanted]
+    return algs
+
+
 def run(args, lab):
     iterations = 5 if args.quick else args.iterations
     table = kpqc_table.load()
-    algs = listener_algorithms(table)
-    if args.sigs:
-        wanted = [s.strip().lower() for s in args.sigs.split(",")]
-        algs = [a for a in algs if a.name.lower() in wanted]
+    if args.remote:
+        from . import mqtt_remote
+        return mqtt_remote.run(args, lab, table, iterations)
+    algs = wanted_listeners(table, args.sigs)
     groups = kex_groups(lab.build, table, args.groups)
     pki = Pki(lab.build.dir, lab.dir / "mqtt-pki")
     listeners, unavailable = prepare_listeners(pki, algs, offered_signatures(lab.build.openssl))

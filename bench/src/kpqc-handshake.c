@@ -11,13 +11,25 @@
  *   link    a server process in one network namespace and a client in
  *           another (an emulated link between them): completion time of
  *           sequential handshakes, each bounded by --timeout-ms, with the
- *           TCP retransmissions of both ends.
+ *           TCP retransmissions of both ends;
+ *   server  link's server half alone, for a client on another machine: listens
+ *           on --address:--port (0: any free port, printed), serves at most N
+ *           connections per worker process, each with its CPU time;
+ *   client  link's client half alone, against such a server, with C client
+ *           processes at once (--clients, default 1);
+ *   pki     writes the certificates of S (--chain: and a chain) to --pki DIR,
+ *           for server and client to load with --pki DIR.
  *
  *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual] [--chain]
  *   kpqc-handshake tcp    --group G --sig S [--count N] [--chain]
  *   kpqc-handshake load   --group G --sig S [--count N] [--clients C] [--chain]
  *   kpqc-handshake link   --group G --sig S [--count N] [--mutual] [--chain] --server-netns NS
  *                         --client-netns NS --address IP [--timeout-ms T] [--congestion-control CC]
+ *   kpqc-handshake pki    --sig S [--chain] --pki DIR
+ *   kpqc-handshake server --group G --pki DIR [--count N] [--clients W] [--mutual] --address IP [--port P]
+ *                         [--timeout-ms T] [--server-netns NS]
+ *   kpqc-handshake client --group G --pki DIR [--count N] [--clients C] [--mutual] --address IP --port P
+ *                         [--timeout-ms T] [--client-netns NS]
  *
  * S is a key type for the certificates (EC:P-256, ML-DSA-65, haetae2 ...).
  * Without --chain the peer's certificate is self-signed and trusted as it
@@ -49,6 +61,7 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -179,9 +192,52 @@ static void free_pki(pki *p) {
     EVP_PKEY_free(p->key);
 }
 
+/* The same certificates in files of DIR, so that two machines share them:
+ * the leaf's key, the leaf, the intermediate (with a chain only) and the
+ * trust anchor (the root, or the self-signed leaf).  A client that does
+ * not authenticate itself needs only the anchor. */
+static FILE *pki_file(const char *dir, const char *name, const char *how) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fopen(path, how);
+}
+
+static void save_pki(const pki *p, const char *dir) {
+    FILE *f = pki_file(dir, "key.pem", "w");
+    int ok = f != NULL && PEM_write_PrivateKey(f, p->key, NULL, NULL, 0, NULL, NULL) == 1;
+    if (f != NULL) ok &= fclose(f) == 0;
+    X509 *certs[3] = {p->leaf, p->intermediate, p->anchor};
+    const char *names[3] = {"leaf.pem", "intermediate.pem", "anchor.pem"};
+    for (int i = 0; i < 3 && ok; i++) {
+        if (certs[i] == NULL) continue;
+        ok = (f = pki_file(dir, names[i], "w")) != NULL && PEM_write_X509(f, certs[i]) == 1;
+        if (f != NULL) ok &= fclose(f) == 0;
+    }
+    if (!ok) die("cannot write the certificates to --pki DIR");
+}
+
+static X509 *read_cert(const char *dir, const char *name) {
+    FILE *f = pki_file(dir, name, "r");
+    if (f == NULL) return NULL;
+    X509 *x = PEM_read_X509(f, NULL, NULL, NULL);
+    fclose(f);
+    return x;
+}
+
+static pki load_pki(const char *dir) {
+    pki p = {NULL, read_cert(dir, "leaf.pem"), read_cert(dir, "intermediate.pem"), read_cert(dir, "anchor.pem")};
+    FILE *f = pki_file(dir, "key.pem", "r");
+    if (f != NULL) {
+        p.key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+        fclose(f);
+    }
+    if (p.anchor == NULL || (p.key == NULL) != (p.leaf == NULL)) die("cannot read the certificates of --pki DIR");
+    return p;
+}
+
 /* The peer's certificate, its chain and its key. */
 static int present(SSL_CTX *ctx, const pki *p) {
-    return SSL_CTX_use_certificate(ctx, p->leaf) == 1 && SSL_CTX_use_PrivateKey(ctx, p->key) == 1 &&
+    return p->leaf != NULL && SSL_CTX_use_certificate(ctx, p->leaf) == 1 && SSL_CTX_use_PrivateKey(ctx, p->key) == 1 &&
            (p->intermediate == NULL || SSL_CTX_add1_chain_cert(ctx, p->intermediate) == 1);
 }
 
@@ -191,10 +247,11 @@ typedef struct {
 } tls_pair;
 
 
-static tls_pair setup(const char *group, const char *sig, int mutual, int chain) {
+/* pki_dir: the certificates from there, else made for sig. */
+static tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir) {
     tls_pair t;
-    pki p = make_pki(sig, chain);
-    t.cert_der_len = (size_t)i2d_X509(p.leaf, NULL) + (p.intermediate ? (size_t)i2d_X509(p.intermediate, NULL) : 0);
+    pki p = pki_dir ? load_pki(pki_dir) : make_pki(sig, chain);
+    t.cert_der_len = (p.leaf ? (size_t)i2d_X509(p.leaf, NULL) : 0) + (p.intermediate ? (size_t)i2d_X509(p.intermediate, NULL) : 0);
     t.server = SSL_CTX_new(TLS_server_method());
     t.client = SSL_CTX_new(TLS_client_method());
     SSL_CTX *both[2] = {t.server, t.client};
@@ -207,7 +264,8 @@ static tls_pair setup(const char *group, const char *sig, int mutual, int chain)
     SSL_CTX_set_num_tickets(t.server, 0);
     SSL_CTX_set_session_cache_mode(t.server, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_session_cache_mode(t.client, SSL_SESS_CACHE_OFF);
-    if (!present(t.server, &p)) die("server certificate");
+    /* (a client's files hold no server certificate: its server context stays unused) */
+    if ((p.leaf != NULL || pki_dir == NULL) && !present(t.server, &p)) die("server certificate");
     SSL_CTX_set_verify(t.client, SSL_VERIFY_PEER, NULL);
     if (mutual) {
         if (!present(t.client, &p)) die("client certificate");
@@ -282,7 +340,8 @@ static int inproc(tls_pair *t, const char *group, size_t count) {
 static struct {
     const char *server_ns, *client_ns, *address, *congestion;
     unsigned timeout_ms;
-} net = {NULL, NULL, "127.0.0.1", NULL, 0};
+    int port; /* where the server listens; 0: any free port */
+} net = {NULL, NULL, "127.0.0.1", NULL, 0, 0};
 
 static void set_congestion(int fd) {
     if (net.congestion != NULL &&
@@ -298,7 +357,7 @@ static struct sockaddr_in server_addr(int port) {
 
 static int listen_any(int *port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in a = server_addr(0);
+    struct sockaddr_in a = server_addr(net.port);
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     set_congestion(fd); /* accepted connections inherit it */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 128) != 0) die("listen");
@@ -316,8 +375,16 @@ static struct tcp_info tcp_counters(int fd) {
     return ti;
 }
 
-/* report: one JSON line per connection (link mode), with the server's own
- * retransmissions (its first flight is the large one). */
+static uint64_t thread_cpu_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* report: one JSON line per connection (link and server modes), with the
+ * server's own retransmissions (its first flight is the large one), the
+ * data it sent until the client's Finished arrived (bytes and segments)
+ * and the CPU time its side of the handshake took. */
 static void serve(tls_pair *t, int lfd, size_t count, int report) {
     for (size_t i = 0; i < count; i++) {
         int fd = accept(lfd, NULL, NULL);
@@ -332,15 +399,19 @@ static void serve(tls_pair *t, int lfd, size_t count, int report) {
         SSL *s = SSL_new(t->server);
         SSL_set_fd(s, fd);
         unsigned flight_segments = 0; /* data segments sent before the client's Finished arrived */
+        unsigned long long flight_bytes = 0, cpu = thread_cpu_ns();
         if (SSL_accept(s) == 1) {
-            flight_segments = tcp_counters(fd).tcpi_data_segs_out;
+            cpu = thread_cpu_ns() - cpu;
+            struct tcp_info ti = tcp_counters(fd);
+            flight_segments = ti.tcpi_data_segs_out, flight_bytes = ti.tcpi_bytes_sent;
             char b[1];
             SSL_read(s, b, 1); /* the client's one byte: the handshake is confirmed */
             ok = SSL_write(s, "k", 1) == 1;
         }
         if (report) {
-            printf("{\"mode\":\"served\",\"ok\":%d,\"retrans\":%u,\"flight_segments\":%u}\n", ok,
-                   tcp_counters(fd).tcpi_total_retrans, flight_segments);
+            printf("{\"mode\":\"served\",\"ok\":%d,\"retrans\":%u,\"flight_segments\":%u,\"flight_bytes\":%llu,"
+                   "\"cpu_ns\":%llu}\n",
+                   ok, tcp_counters(fd).tcpi_total_retrans, flight_segments, flight_bytes, ok ? cpu : 0ull);
             fflush(stdout);
         }
         SSL_free(s);
@@ -448,6 +519,8 @@ typedef struct {
     uint64_t connect_ns, handshake_ns, total_ns; /* to TCP established, to client Finished, to the reply byte */
     int ok, timed_out;
     unsigned retrans, mss, data_segs; /* data_segs: every data segment the client sent */
+    unsigned rtt_us, min_rtt_us, segs_in; /* the kernel's smoothed and least RTT; data segments received */
+    unsigned long long bytes_sent, bytes_received;
 } link_result;
 
 /* One handshake on a non-blocking socket, the whole of it within net.timeout_ms. */
@@ -484,9 +557,26 @@ done:
     res.timed_out = !res.ok && bench_ns() >= deadline;
     struct tcp_info ti = tcp_counters(fd);
     res.retrans = ti.tcpi_total_retrans, res.mss = ti.tcpi_snd_mss, res.data_segs = ti.tcpi_data_segs_out;
+    res.rtt_us = ti.tcpi_rtt, res.min_rtt_us = ti.tcpi_min_rtt, res.segs_in = ti.tcpi_data_segs_in;
+    res.bytes_sent = ti.tcpi_bytes_sent, res.bytes_received = ti.tcpi_bytes_received;
     SSL_free(c);
     close(fd);
     return res;
+}
+
+/* count handshakes after a warm-up one, one JSON line each. */
+static void client_loop(tls_pair *t, const char *group, int port, size_t count, size_t warmup) {
+    for (size_t i = 0; i < count + warmup; i++) {
+        link_result r = client_link(t, port);
+        if (i < warmup) continue;
+        printf("{\"mode\":\"link\",\"group\":\"%s\",\"ok\":%d,\"timeout\":%d,\"connect_ns\":%llu,"
+               "\"hs_ns\":%llu,\"ns\":%llu,\"retrans\":%u,\"mss\":%u,\"data_segs\":%u,\"rtt_us\":%u,"
+               "\"min_rtt_us\":%u,\"segs_in\":%u,\"bytes_sent\":%llu,\"bytes_received\":%llu}\n",
+               group, r.ok, r.timed_out, (unsigned long long)r.connect_ns, (unsigned long long)r.handshake_ns,
+               (unsigned long long)r.total_ns, r.retrans, r.mss, r.data_segs, r.rtt_us, r.min_rtt_us, r.segs_in,
+               r.bytes_sent, r.bytes_received);
+        fflush(stdout); /* one write per line: lines of concurrent clients never mix */
+    }
 }
 
 static int link_mode(tls_pair *t, const char *group, size_t count) {
@@ -505,25 +595,85 @@ static int link_mode(tls_pair *t, const char *group, size_t count) {
     }
     close(lfd);
     enter_netns(net.client_ns);
-    for (size_t i = 0; i < count + warmup; i++) {
-        link_result r = client_link(t, port);
-        if (i < warmup) continue;
-        printf("{\"mode\":\"link\",\"group\":\"%s\",\"ok\":%d,\"timeout\":%d,\"connect_ns\":%llu,"
-               "\"hs_ns\":%llu,\"ns\":%llu,\"retrans\":%u,\"mss\":%u,\"data_segs\":%u}\n",
-               group, r.ok, r.timed_out, (unsigned long long)r.connect_ns, (unsigned long long)r.handshake_ns,
-               (unsigned long long)r.total_ns, r.retrans, r.mss, r.data_segs);
-        fflush(stdout);
-    }
+    client_loop(t, group, port, count, warmup);
     /* a connection the client abandoned may still be open on the server side */
     kill(server, SIGTERM);
     waitpid(server, NULL, 0);
     return 0;
 }
 
+/* Runs fn(i) in n child processes at once and waits for them all. */
+static void in_processes(unsigned n, void (*fn)(unsigned, void *), void *arg) {
+    pid_t *kids = calloc(n, sizeof *kids);
+    if (kids == NULL) die("out of memory");
+    fflush(stdout);
+    for (unsigned i = 0; i < n; i++) {
+        if ((kids[i] = fork()) == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGTERM); /* stopping the parent stops them all */
+            fn(i, arg);
+            fflush(stdout);
+            _exit(0);
+        }
+        if (kids[i] < 0) die("fork");
+    }
+    for (unsigned i = 0; i < n; i++) waitpid(kids[i], NULL, 0);
+    free(kids);
+}
+
+typedef struct {
+    tls_pair *t;
+    const char *group;
+    int lfd, port;
+    size_t count;
+    unsigned n;
+} job;
+
+static void serve_job(unsigned i, void *arg) {
+    job *j = arg;
+    (void)i;
+    serve(j->t, j->lfd, j->count, 1);
+}
+
+/* Serves until each worker has served --count connections or the process
+ * is stopped; every handshake bounded by --timeout-ms, so that a client
+ * that stalls or goes away does not hold a worker. */
+static int server_mode(tls_pair *t, size_t count, unsigned workers) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive whoever started it */
+    if (net.server_ns != NULL) enter_netns(net.server_ns);
+    if (net.timeout_ms == 0) net.timeout_ms = 30000;
+    int port, lfd = listen_any(&port);
+    printf("{\"mode\":\"listening\",\"port\":%d}\n", port);
+    job j = {t, NULL, lfd, 0, count, workers};
+    in_processes(workers ? workers : 1, serve_job, &j);
+    close(lfd);
+    return 0;
+}
+
+static void client_job(unsigned i, void *arg) {
+    job *j = arg;
+    client_loop(j->t, j->group, j->port, j->count / j->n + (i < j->count % j->n), i == 0);
+}
+
+/* count handshakes over clients processes at once (one warm-up handshake
+ * first, by the first); then the wall time of them all. */
+static int client_mode(tls_pair *t, const char *group, size_t count, unsigned clients) {
+    if (net.port <= 0) die("client needs --port");
+    if (net.client_ns != NULL) enter_netns(net.client_ns);
+    if (net.timeout_ms == 0) net.timeout_ms = 30000;
+    if (clients == 0 || clients > count) clients = clients ? (unsigned)count : 1;
+    job j = {t, group, -1, net.port, count, clients};
+    uint64_t t0 = bench_ns();
+    if (clients == 1) client_loop(t, group, net.port, count, 1);
+    else in_processes(clients, client_job, &j);
+    printf("{\"mode\":\"clients\",\"group\":\"%s\",\"clients\":%u,\"seconds\":%.6f}\n", group, clients,
+           (double)(bench_ns() - t0) / 1e9);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256";
+    const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256", *pki_dir = NULL;
     size_t count = 100;
-    unsigned clients = 8;
+    unsigned clients = 0; /* 0: the mode's default */
     int mutual = 0, chain = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--group") == 0 && i + 1 < argc) group = argv[++i];
@@ -532,9 +682,11 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc) clients = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--mutual") == 0) mutual = 1;
         else if (strcmp(argv[i], "--chain") == 0) chain = 1;
+        else if (strcmp(argv[i], "--pki") == 0 && i + 1 < argc) pki_dir = argv[++i];
         else if (strcmp(argv[i], "--server-netns") == 0 && i + 1 < argc) net.server_ns = argv[++i];
         else if (strcmp(argv[i], "--client-netns") == 0 && i + 1 < argc) net.client_ns = argv[++i];
         else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) net.address = argv[++i];
+        else if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) net.port = atoi(argv[++i]);
         else if (strcmp(argv[i], "--congestion-control") == 0 && i + 1 < argc) net.congestion = argv[++i];
         else if (strcmp(argv[i], "--timeout-ms") == 0 && i + 1 < argc)
             net.timeout_ms = (unsigned)strtoul(argv[++i], NULL, 10);
@@ -544,15 +696,28 @@ int main(int argc, char **argv) {
         !CRYPTO_set_mem_functions(count_malloc, count_realloc, count_free))
         die("cannot install the memory hooks");
     if (count == 0 || count > 1000000) die("--count must be 1..1000000");
-    tls_pair t = setup(group, sig, mutual, chain);
+    if (clients > 256) die("--clients must be 1..256");
+    if (net.port < 0 || net.port > 65535) die("--port must be 0..65535");
+    if (strcmp(mode, "pki") == 0) {
+        if (pki_dir == NULL) die("pki needs --pki DIR");
+        pki p = make_pki(sig, chain);
+        save_pki(&p, pki_dir);
+        free_pki(&p);
+        return 0;
+    }
+    if ((strcmp(mode, "server") == 0 || strcmp(mode, "client") == 0) && pki_dir == NULL)
+        die("server and client need --pki DIR (made by `kpqc-handshake pki`)");
+    tls_pair t = setup(group, sig, mutual, chain, pki_dir);
     printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d,\"chain\":%d}\n",
            group, sig, t.cert_der_len, mutual, chain);
     int rc = 1;
     if (strcmp(mode, "inproc") == 0) rc = inproc(&t, group, count);
     else if (strcmp(mode, "tcp") == 0) rc = tcp(&t, group, count, 1);
-    else if (strcmp(mode, "load") == 0) rc = tcp(&t, group, count, clients ? clients : 1);
+    else if (strcmp(mode, "load") == 0) rc = tcp(&t, group, count, clients ? clients : 8);
     else if (strcmp(mode, "link") == 0) rc = link_mode(&t, group, count);
-    else die("mode must be inproc, tcp, load or link");
+    else if (strcmp(mode, "server") == 0) rc = server_mode(&t, count, clients);
+    else if (strcmp(mode, "client") == 0) rc = client_mode(&t, group, count, clients);
+    else die("mode must be inproc, tcp, load, link, server, client or pki");
     SSL_CTX_free(t.server);
     SSL_CTX_free(t.client);
     return rc;
