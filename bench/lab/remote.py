@@ -6,7 +6,8 @@ handed over the control connection) and this machine runs the client
 (kpqc-handshake client).  Handshakes run in paired rounds: each round runs
 every algorithm once, in a new random order, count / rounds handshakes
 each, so that drift of the machines or the path falls on all rows alike;
-each row's difference to the first algorithm is taken within each round.
+each row's ratio to the first algorithm is taken within each round
+(lab/stats.py: median over rounds with a bootstrap CI over rounds).
 Per row: p50/p95 of connect() -> client Finished, the path's RTT as the
 kernel measured it (TCP_INFO, least RTT of each connection), the bytes and
 data segments each side's kernel sent for its flights, the agent's CPU
@@ -22,7 +23,7 @@ import numpy as np
 
 from . import control, handshake, network
 from .results import md_table
-from .stats import summarize
+from .stats import fmt_ratio, interleave, over_rounds, summarize
 
 DEFAULT_ALGORITHMS = "X25519/EC:P-256,X25519MLKEM768/EC:P-256,x25519_smaugt1/EC:P-256,x25519_ntruplus768/EC:P-256," \
                      "x25519_smaugt1/haetae2,x25519_smaugt1/aimer128f"
@@ -41,16 +42,6 @@ def add_arguments(p):
     p.add_argument("--timeout-ms", type=int, default=10000, help="bound on one handshake")
     p.add_argument("--cpu-count", type=int, default=50, help="in-process handshakes for the model's CPU time")
     p.add_argument("--link-mbit", type=float, default=0.0, help="the path's rate for the model (0: not modelled)")
-
-
-def paired_rounds(per_round, base):
-    """Per name: the median over rounds of (its round median - the base's
-    round median), with the smallest and largest of those differences."""
-    out = {}
-    for name, meds in per_round.items():
-        d = [m - b for m, b in zip(meds, per_round[base]) if m is not None and b is not None]
-        out[name] = {"diff": float(np.median(d)), "low": min(d), "high": max(d), "rounds": len(d)} if d else None
-    return out
 
 
 def client_run(lab, agent_ip, srv, prof, pki, count, clients, timeout_ms):
@@ -93,22 +84,24 @@ def run(args, lab):
                 (pki / pathlib.Path(name).name).write_text(text)
             servers.append((prof, srv, pki))
         samples = {i: [] for i in range(len(servers))}
-        per_round = {i: [] for i in range(len(servers))}
-        rng = random.Random(11)
-        for r in range(rounds):
-            share = args.count // rounds + (r < args.count % rounds)
-            order = list(range(len(servers)))
-            rng.shuffle(order)
-            for j, i in enumerate(order):
-                prof, srv, pki = servers[i]
-                lab.progress("remote", r * len(servers) + j, rounds * len(servers), f"round {r + 1} {prof['group']}")
-                recs, _ = client_run(lab, agent_ip, srv, prof, pki, share, 1, args.timeout_ms)
-                for rec in recs:
-                    lab.raw("remote", dict(rec, sig=prof["sig"], round=r, mutual=prof["mutual"]))
-                samples[i] += recs
-                ok = [rec["hs_ns"] / 1e6 for rec in recs if rec["ok"]]
-                per_round[i].append(_median(ok))
-        lab.progress("remote", rounds * len(servers), rounds * len(servers))
+        blocks = [0] * len(servers)  # blocks run so far per algorithm: the round of the next
+
+        def block(i):
+            """One round's handshakes of algorithm i; their median (ms)."""
+            prof, srv, pki = servers[i]
+            r = blocks[i]
+            blocks[i] += 1
+            recs, _ = client_run(lab, agent_ip, srv, prof, pki, args.count // rounds + (r < args.count % rounds), 1,
+                                 args.timeout_ms)
+            for rec in recs:
+                lab.raw("remote", dict(rec, sig=prof["sig"], round=r, mutual=prof["mutual"]))
+            samples[i] += recs
+            ok = [rec["hs_ns"] / 1e6 for rec in recs if rec["ok"]]
+            return _median(ok)
+
+        per_round = interleave(list(range(len(servers))), block, rounds, seed=11,
+                               progress=lambda d, t, w: lab.progress("remote", d, t,
+                                                                     servers[int(w)][0]["group"] if w else ""))
         throughput = {}
         if args.concurrency > 1:
             for i, (prof, srv, pki) in enumerate(servers):
@@ -120,7 +113,7 @@ def run(args, lab):
             lab.progress("remote load", len(servers), len(servers))
         served = {i: [rec for rec in agent.call("served", id=srv["id"])["records"] if rec.get("mode") == "served"]
                   for i, (_, srv, _) in enumerate(servers)}
-    paired = paired_rounds(per_round, 0)
+    paired = over_rounds(per_round, {"first": 0})
     rows = []
     for i, (prof, srv, _) in enumerate(servers):
         recs = samples[i]
@@ -149,9 +142,7 @@ def run(args, lab):
                       inproc_cpu_ms=prof["cpu_ms"], client_hello=prof["client_hello"],
                       server_flight=prof["server_flight"],
                       model_ms=m.get("model_ms"), model_rounds=m.get("rounds"),
-                      vs_first_ms=paired[i]["diff"] if paired[i] else None,
-                      vs_first_low_ms=paired[i]["low"] if paired[i] else None,
-                      vs_first_high_ms=paired[i]["high"] if paired[i] else None,
+                      p50_over_rounds_ms=paired[i]["median"], vs_first=paired[i]["ratio_to"].get("first"),
                       per_second=throughput.get(i, {}).get("per_second"),
                       load_failures=throughput.get(i, {}).get("failures"), concurrency=args.concurrency)
         rows.append(row)
@@ -167,9 +158,8 @@ def report(lab, rows, me, there, env, args):
     first = f"{rows[0]['group']} / {rows[0]['sig']}" if rows else ""
     table = [[f"{r['group']} / {r['sig']}", r["family"], f"{r['n']}/{r['count']}", r["failures"], _f(r["p50_ms"]),
               _f(r["p95_ms"]),
-              f"{_f(r['vs_first_ms'], '{:+.2f}')} [{_f(r['vs_first_low_ms'], '{:+.2f}')}, "
-              f"{_f(r['vs_first_high_ms'], '{:+.2f}')}]",
-              _f(r["rtt_ms"]), _f(r["model_ms"]),
+              "baseline" if r is rows[0] else fmt_ratio(r["vs_first"]),
+              _f(r["rtt_ms"], "{:.3f}"), _f(r["model_ms"]),
               f"{_f(r['client_bytes'], '{:.0f}')} / {_f(r['client_segments'], '{:.0f}')}",
               f"{_f(r['server_flight_bytes'], '{:.0f}')} / {_f(r['server_flight_segments'], '{:.0f}')}",
               _f(r["server_cpu_ms"]), _f(r["per_second"], "{:.0f}")] for r in rows]
@@ -178,7 +168,7 @@ def report(lab, rows, me, there, env, args):
                 f"Client: {me}, {lab.env.get('cpu')}, {lab.env.get('openssl')}. Server: {there}, {env.get('cpu')}, "
                 f"{env.get('openssl')}, kpqcprovider {env.get('provider')}, commit {env.get('commit')}.\n\n" +
                 md_table(["group / certificate", "family", "completed", "failures", "p50 ms", "p95 ms",
-                          f"vs {first} ms, median of rounds [range]", "RTT ms (TCP_INFO)", "model ms",
+                          f"× {first} (paired rounds, 95 % CI)", "RTT ms (TCP_INFO)", "model ms",
                           "client sent B / segments", "server flight B / segments", "server CPU ms",
                           f"handshakes/s ({args.concurrency} clients)"], table) +
                 "\n\nLatency: connect() to the client's Finished. RTT: the kernel's least RTT of each connection, "
