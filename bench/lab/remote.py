@@ -84,6 +84,7 @@ def run(args, lab):
                 (pki / pathlib.Path(name).name).write_text(text)
             servers.append((prof, srv, pki))
         samples = {i: [] for i in range(len(servers))}
+        served = {i: [] for i in range(len(servers))}  # the agent's records of each server
         blocks = [0] * len(servers)  # blocks run so far per algorithm: the round of the next
 
         def block(i):
@@ -96,6 +97,7 @@ def run(args, lab):
             for rec in recs:
                 lab.raw("remote", dict(rec, sig=prof["sig"], round=r, mutual=prof["mutual"]))
             samples[i] += recs
+            served[i] += agent.call("served", id=srv["id"])["records"]
             ok = [rec["hs_ns"] / 1e6 for rec in recs if rec["ok"]]
             return _median(ok)
 
@@ -111,8 +113,9 @@ def run(args, lab):
                 throughput[i] = {"per_second": good / wall["seconds"] if wall and wall["seconds"] else None,
                                  "failures": len(recs) - good}
             lab.progress("remote load", len(servers), len(servers))
-        served = {i: [rec for rec in agent.call("served", id=srv["id"])["records"] if rec.get("mode") == "served"]
-                  for i, (_, srv, _) in enumerate(servers)}
+        for i, (_, srv, _) in enumerate(servers):
+            served[i] = [rec for rec in served[i] + agent.call("served", id=srv["id"])["records"]
+                         if rec.get("mode") == "served"]
     paired = over_rounds(per_round, {"first": 0})
     rows = []
     for i, (prof, srv, _) in enumerate(servers):

@@ -37,9 +37,9 @@ LIMITS = {"connections": 8,         # control connections at once, authenticated
           "servers": 32,            # TLS servers per session
           "handshakes": 100000,     # per TLS server worker
           "concurrency": 16,        # worker processes per TLS server
-          "session_s": 4 * 3600,    # a session's whole life
-          "idle_s": 900,            # between two requests
+          "session_s": 4 * 3600,    # a session's whole life, and the longest wait for a request
           "hello_s": 10}            # to present the token
+KEEPALIVE = (60, 10, 6)  # idle s, interval s, probes: a vanished client machine is noticed in 2 minutes
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-]{0,63}$")  # groups and key types, never an option
 
 
@@ -232,7 +232,12 @@ class Handler(socketserver.BaseRequestHandler):
             agent.log(peer, "session opened")
             session = Session(agent, peer)
             agent.live.add(session)
-            self.request.settimeout(LIMITS["idle_s"])
+            # A client is silent while it measures: TCP keepalive, not a
+            # timeout on requests, tells a busy client from a vanished one.
+            self.request.settimeout(LIMITS["session_s"])
+            self.request.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            for opt, value in zip((socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL, socket.TCP_KEEPCNT), KEEPALIVE):
+                self.request.setsockopt(socket.IPPROTO_TCP, opt, value)
             while time.monotonic() - session.started < LIMITS["session_s"]:
                 try:
                     req = ch.recv()
