@@ -119,6 +119,9 @@ int kpqc_key_decode_pub(kpqc_key *key, const unsigned char *in, size_t len);
 int kpqc_key_encode_priv(const kpqc_key *key, unsigned char **out, size_t *len);
 int kpqc_key_decode_priv(kpqc_key *key, const unsigned char *in, size_t len);
 int kpqc_key_has_priv_encoding(const kpqc_prov_alg *alg);
+/* The keymgmt's validate: the public key decodes under the scheme's rules
+ * (and EC points lie on their curve), the private key belongs to it. */
+int kpqc_key_validate(const void *key, int selection, int checktype);
 /* The keymgmt's export: PUB_KEY/PRIV_KEY per `selection` to `cb`. */
 int kpqc_key_export(void *key, int selection, OSSL_CALLBACK *cb, void *cbarg);
 

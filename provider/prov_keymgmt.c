@@ -243,6 +243,7 @@ static void *key_load(const void *reference, size_t reference_sz) {
     {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))key_load},                                   \
     {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))key_has},                                     \
     {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))key_match},                                 \
+    {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))kpqc_key_validate},                      \
     {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))key_get_params},                       \
     {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))key_gettable_params},             \
     {OSSL_FUNC_KEYMGMT_SET_PARAMS, (void (*)(void))key_set_params},                       \
