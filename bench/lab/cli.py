@@ -94,7 +94,8 @@ def main(argv):
         full = args.suite == "paper"
         ns = argparse.Namespace(iterations=10000 if full else 3000, slow_iterations=200 if full else 30,
                                 count=20, rounds=40 if full else 20, levels="1,3,5" if full else "1", sigs="",
-                                groups="", mutual=False, tcp=True, no_instructions=False)
+                                groups="", mutual=False, tcp=True, no_instructions=False, filter="",
+                                reference_rounds=10 if full else 5)
         prims.run(ns, lab)
         sizes.run(ns, lab)
         plots.cert_sizes(lab)

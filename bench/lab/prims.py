@@ -5,14 +5,9 @@ import shutil
 import subprocess
 import tempfile
 
+from . import reference
 from .results import md_table
 from .stats import summarize
-
-# Official reference implementations measured on this machine class (µs,
-# keygen/encaps/decaps), quoted as targets in the project's plan.
-REFERENCE = {("smaugt1", "portable"): (20, 19, 25), ("ntruplus768", "portable"): (37, 13, 16),
-             ("ntruplus768", "avx2"): (6, 8, 5)}
-
 
 def add_arguments(p):
     p.add_argument("--iterations", type=int, default=10000, help="samples per fast operation")
@@ -20,6 +15,9 @@ def add_arguments(p):
     p.add_argument("--callgrind", action="store_true",
                    help="also count instructions per KpqC operation under callgrind (repeatable figures)")
     p.add_argument("--callgrind-iterations", type=int, default=5, help="operations counted per figure")
+    p.add_argument("--filter", default="", help="only algorithms whose name contains this")
+    p.add_argument("--reference-rounds", type=int, default=10,
+                   help="interleaved rounds against the reference code (PyPI kpqc); 0: none")
 
 
 def instructions(lab, n):
@@ -62,14 +60,19 @@ def instructions(lab, n):
 def run(args, lab, iterations=None, slow=None):
     it = iterations or args.iterations
     sl = slow or args.slow_iterations
-    records = lab.build.run_json([lab.build.prims, "--iterations", str(it), "--slow-iterations", str(sl)])
+    rounds = getattr(args, "reference_rounds", 10)
+    only = getattr(args, "filter", "")
+    vs_ref = reference.compare(lab, rounds, fast=20, slow=1, only=only) if rounds else {}
+    records = lab.build.run_json([lab.build.prims, "--iterations", str(it), "--slow-iterations", str(sl)] +
+                                 (["--filter", only] if only else []))
     table = []
     for r in records:
         lab.raw("prims", r)
         s, c = summarize(r["ns"]), summarize(r["cycles"])
         lab.row("prims", alg=r["alg"], family=r["family"], kind=r["kind"], level=r["level"], op=r["op"],
                 impl=r["impl"], n=s["n"], median_ns=s["median"], iqr_ns=s["iqr"], p95_ns=s["p95"],
-                ci_low_ns=s["ci_low"], ci_high_ns=s["ci_high"], median_cycles=c["median"])
+                ci_low_ns=s["ci_low"], ci_high_ns=s["ci_high"], median_cycles=c["median"],
+                **({"ratio_to_reference": vs_ref[key]} if vs_ref.get(key := (r["alg"], r["op"], r["impl"])) else {}))
         table.append((r, s, c))
     # One line per algorithm and path: keygen / encaps|sign / decaps|verify.
     by = {}
@@ -82,13 +85,15 @@ def run(args, lab, iterations=None, slow=None):
         for o in names:
             s, c = ops[o]
             cells.append(f"{s['median'] / 1e3:.1f} ±{s['iqr'] / 2e3:.1f} ({c['median'] / 1e3:.0f} kc)")
-        ref = REFERENCE.get((alg, impl))
-        rows.append([lvl, fam, alg, impl] + cells + ["/".join(map(str, ref)) if ref else ""])
+        ref = [vs_ref.get((alg, o, impl)) for o in names]
+        rows.append([lvl, fam, alg, impl] + cells +
+                    [" / ".join(f"{x['median']:.2f}" if x else "–" for x in ref) if any(ref) else ""])
     lab.section("Primitive operations (median µs ± IQR/2, thousand cycles)",
                 md_table(["level", "family", "algorithm", "path", "keygen", "encaps / sign", "decaps / verify",
-                          "reference µs"], rows) +
+                          "ours / reference code"], rows) +
                 f"\n\n{it} samples per KEM operation and {sl} per signature operation (SLH-DSA: fewer), "
-                "after warm-up; KpqC through libkpqc's API, the rest through OpenSSL's EVP.")
+                "after warm-up; KpqC through libkpqc's API, the rest through OpenSSL's EVP. Ours / reference code: "
+                "median ratio per operation from the paired rounds of the reference table.")
     if getattr(args, "callgrind", False):
         instructions(lab, args.callgrind_iterations)
     return table

@@ -6,6 +6,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -42,3 +44,24 @@ def test_handshake_suite_writes_report(lab, tmp_path):
         assert row["instructions"] > 1e6  # a handshake is millions of instructions, set-up subtracted
         assert row["rounds"] == 3
     assert "ratio to X25519MLKEM768 [95 % CI]" in report and "Split-half agreement" in report
+
+
+def test_prims_carry_the_ratio_to_the_reference_code(lab, tmp_path):
+    pytest.importorskip("kpqc")  # scripts/requirements.txt installs it into the lab's venv
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
+                        str(out), "prims", "--iterations", "20", "--slow-iterations", "2", "--filter", "ntruplus768",
+                        "--reference-rounds", "3"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = json.loads((out / "summary.json").read_text())["rows"]
+    prims = [row for row in rows if row["suite"] == "prims"]
+    assert {row["op"] for row in prims} == {"keygen", "encaps", "decaps"}
+    assert {row["impl"] for row in prims} >= {"portable"}
+    for row in prims:
+        ratio = row["ratio_to_reference"]
+        assert 0 < ratio["ci_low"] <= ratio["median"] <= ratio["ci_high"]
+        assert ratio["rounds"] == 3
+    ref = [row for row in rows if row["suite"] == "reference"]
+    assert {row["op"] for row in ref} == {"keygen", "encaps", "decaps"} and all(row["median_ns"] > 0 for row in ref)
+    report = (out / "report.md").read_text()
+    assert "NTRU+768" in report and "call overhead" in report and "decaps / verify | reference µs" not in report  # no quoted figures
