@@ -68,6 +68,14 @@ def run(args, lab):
     missing = [f"{p['group']} / {p['sig']}: {p['reason']}" for p in profiles if p["status"] != "ok"]
     if missing:
         raise SystemExit("kpqc-bench remote: cannot run here: " + "; ".join(missing))
+    try:
+        return measure(args, lab, profiles, rounds, host, port)
+    except control.ControlError as e:
+        raise SystemExit(f"kpqc-bench remote: the agent: {e}")
+
+
+def measure(args, lab, profiles, rounds, host, port):
+    """Against the agent at host:port: paired rounds, then the throughput run; the rows and the report."""
     me = socket.gethostname()
     with control.Client(host, port, args.token, timeout=args.timeout_ms / 1e3 * (args.count + 10) + 600) as agent:
         agent_ip = agent.sock.getpeername()[0]

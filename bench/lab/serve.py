@@ -273,11 +273,17 @@ def _stop(signum, frame):
 
 def run(args, lab):
     host, port = control.host_port(args.listen)
+    try:  # the measured servers (kpqc-handshake) speak IPv4
+        host = socket.gethostbyname(host)
+    except OSError:
+        raise SystemExit(f"kpqc-bench serve: --listen needs an IPv4 address or a name of one, not {host}")
     token = args.token or secrets.token_urlsafe(18)
     agent = Agent(lab, host, token)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    Server.address_family = family
-    with Server((host, port), Handler) as srv:
+    try:
+        srv = Server((host, port), Handler)
+    except OSError as e:
+        raise SystemExit(f"kpqc-bench serve: cannot listen on {host}:{port}: {e.strerror}")
+    with srv:
         srv.agent = agent
         port = srv.server_address[1]
         print(f"kpqc-bench serve: listening on {host}:{port}, commit {agent.identity['commit'][:12]}, "

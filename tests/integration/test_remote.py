@@ -136,6 +136,9 @@ def test_wrong_token_bad_requests_and_other_code_leave_it_serving(lab, agent, tm
     ch.close()
     r = remote(lab, tmp_path / "w", f"127.0.0.1:{agent.port}", "--count", "2", token="wrong")
     assert r.returncode != 0 and "wrong token" in r.stderr
+    r = remote(lab, tmp_path / "big", f"127.0.0.1:{agent.port}", "--algorithms", "X25519/EC:P-256",
+               "--count", "200000")
+    assert r.returncode != 0 and "count must be an integer" in r.stderr and "Traceback" not in r.stderr
 
     ch, answer = raw_session(agent, commit="0" * 40)
     assert not answer["ok"] and "commit" in answer["error"]
@@ -240,6 +243,16 @@ def test_agent_and_client_in_two_namespaces(lab, tmp_path):
                 assert x["server_addr"] == topo.server_addr
                 assert same_flight(x)
                 assert x["rtt_ms"] is not None and x["model_rounds"] == 2
+            if mosquitto_binary() is not None:  # the MQTT suite against the agent's broker, across the link
+                out = tmp_path / "ns-mqtt"
+                r = subprocess.run(["ip", "netns", "exec", topo.client, python(lab.build), BENCH, "--build-dir",
+                                    str(lab.build), "--out", str(out), "mqtt", "--remote",
+                                    f"{topo.server_addr}:{control.DEFAULT_PORT}", "--token", TOKEN, "--sigs",
+                                    "HAETAE2", "--groups", "x25519_smaugt1", "--iterations", "3"],
+                                   capture_output=True, text=True, timeout=600)
+                assert r.returncode == 0, r.stderr[-2000:]
+                (x,) = [x for x in json.loads((out / "summary.json").read_text())["rows"] if x["suite"] == "mqtt"]
+                assert x["ok"] == 3 and x["server_addr"] == topo.server_addr
             # the agent is not reachable from the namespace's own loopback: it binds where told
             r = remote(lab, tmp_path / "lo", f"127.0.0.1:{control.DEFAULT_PORT}", "--count", "2", ns=topo.server)
             assert r.returncode != 0 and "cannot reach the agent" in r.stderr
