@@ -37,6 +37,7 @@ LIMITS = {"connections": 8,         # control connections at once, authenticated
           "servers": 32,            # TLS servers per session
           "handshakes": 100000,     # per TLS server worker
           "concurrency": 16,        # worker processes per TLS server
+          "workers": 64,            # worker processes of all TLS servers of all sessions
           "session_s": 4 * 3600,    # a session's whole life, and the longest wait for a request
           "hello_s": 10}            # to present the token
 KEEPALIVE = (60, 10, 6)  # idle s, interval s, probes: a vanished client machine is noticed in 2 minutes
@@ -68,8 +69,21 @@ class Agent:
         self.pki_lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(LIMITS["connections"])
         self.live = set()  # open sessions, closed also when the agent stops
+        self.workers, self.workers_lock = 0, threading.Lock()
         self.log_lock = threading.Lock()
         self.sessions = []
+
+    def reserve(self, n):
+        """n more server worker processes, if the agent's bound allows."""
+        with self.workers_lock:
+            if self.workers + n > LIMITS["workers"]:
+                raise ValueError(f"the agent runs {self.workers} server processes already (at most "
+                                 f"{LIMITS['workers']}): try later or with less concurrency")
+            self.workers += n
+
+    def release(self, n):
+        with self.workers_lock:
+            self.workers -= n
 
     def log(self, peer, what):
         with self.log_lock:
@@ -113,7 +127,7 @@ class TlsServer:
             err = self.stop()
             raise ValueError(f"the TLS server did not start: {err.strip()[-300:]}")
         threading.Thread(target=self._collect, daemon=True).start()
-        self.mutual = mutual
+        self.mutual, self.agent, self.workers = mutual, agent, concurrency
 
     def _collect(self):
         for line in self.proc.stdout:
@@ -132,6 +146,10 @@ class TlsServer:
         return {n: (self.pki / n).read_text() for n in names if (self.pki / n).exists()}
 
     def stop(self):
+        """Stops the server (once); its stderr."""
+        if getattr(self, "agent", None) is not None:
+            self.agent.release(self.workers)
+            self.agent = None
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -183,7 +201,12 @@ class Session:
                 raise ValueError(f"{what} must be an integer 1..{top}")
         if len(self.servers) >= LIMITS["servers"]:
             raise ValueError(f"at most {LIMITS['servers']} servers per session")
-        s = TlsServer(self.agent, group, sig, bool(req.get("mutual")), bool(req.get("chain")), count, concurrency)
+        self.agent.reserve(concurrency)
+        try:
+            s = TlsServer(self.agent, group, sig, bool(req.get("mutual")), bool(req.get("chain")), count, concurrency)
+        except BaseException:
+            self.agent.release(concurrency)
+            raise
         sid = f"s{len(self.servers) + 1}-{s.port}"
         self.servers[sid] = s
         self.agent.log(self.peer, f"TLS server {group} / {sig} on port {s.port}")

@@ -160,6 +160,24 @@ def test_wrong_token_bad_requests_and_other_code_leave_it_serving(lab, agent, tm
     assert ch.recv()["ok"]  # the same session still works after all that
     ch.close()
 
+    # the agent's bound on server processes, over all sessions; stopped servers give theirs back
+    first, _ = raw_session(agent)
+    second, _ = raw_session(agent)
+    ids = []
+    for ch in (first, first, second, second):
+        ch.send({"op": "tls", "group": "X25519", "count": 5, "concurrency": 16})
+        answer = ch.recv()
+        assert answer["ok"], answer
+        ids.append(answer["id"])
+    second.send({"op": "tls", "group": "X25519", "count": 5, "concurrency": 1})
+    assert "server processes already" in second.recv()["error"]
+    first.send({"op": "stop", "id": ids[0]})
+    assert first.recv()["ok"]
+    second.send({"op": "tls", "group": "X25519", "count": 5, "concurrency": 1})
+    assert second.recv()["ok"]
+    first.close()
+    second.close()
+
     with socket.create_connection(("127.0.0.1", agent.port)) as s:  # a line without end, then gone
         s.sendall(b'{"op": "hello", "token": "')
     r = remote(lab, tmp_path / "after", f"127.0.0.1:{agent.port}", "--algorithms", "X25519/EC:P-256",
