@@ -35,6 +35,59 @@ static void ref_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned 
     memcpy(c, acc, 8 * nw);
 }
 
+#ifdef __x86_64__
+/* Rows of random 4-word slots, words beyond nw zero as in aimer.c. */
+static void random_rows(uint64_t (*M)[4], unsigned nw) {
+    for (unsigned j = 0; j < 64 * nw; j++)
+        for (unsigned w = 0; w < 4; w++) M[j][w] = w < nw ? rnd64() : 0;
+}
+
+static void ref_mat_vec(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
+    memset(c, 0, 4 * sizeof *c);
+    for (unsigned j = 0; j < 64 * nw; j++)
+        if ((v[j / 64] >> (j % 64)) & 1)
+            for (unsigned w = 0; w < 4; w++) c[w] ^= M[j][w];
+}
+
+/* The AVX-512 products, squarings and matrix-vector products against the
+ * schoolbook and the portable kernels. */
+static void check_avx512_kernels(void) {
+    static uint64_t M[256][4];
+    for (unsigned nw = 2; nw <= 4; nw++) {
+        for (int it = 0; it < 200; it++) {
+            uint64_t a[4] = {0}, b[4] = {0}, r[4], p[4];
+            for (unsigned w = 0; w < nw; w++) a[w] = rnd64(), b[w] = rnd64();
+            if (it == 0) memset(a, 0xff, 8 * nw);
+            ref_mul(r, a, b, nw);
+            kpqc_aimer_gf_mul(p, a, b, nw, AIMER_GF_AVX512);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "avx512 product nw=%u it=%d", nw, it);
+            unsigned e = (unsigned)(it % 53);
+            kpqc_aimer_gf_sqr_n(r, a, nw, e, AIMER_GF_PORTABLE);
+            kpqc_aimer_gf_sqr_n(p, a, nw, e, AIMER_GF_AVX512);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "avx512 x^(2^%u) nw=%u it=%d", e, nw, it);
+        }
+        for (int it = 0; it < 20; it++) {
+            uint64_t v[8][4] = {{0}}, c[8][4], one[4], x[8][4], want[8][4];
+            random_rows(M, nw);
+            for (unsigned j = 0; j < 8; j++)
+                for (unsigned w = 0; w < nw; w++) v[j][w] = x[j][w] = rnd64();
+            if (it == 0) memset(v[3], 0xff, 8 * nw);
+            kpqc_aimer_mat_vec8_avx512(c, (const uint64_t(*)[4])M, (const uint64_t(*)[4])v, nw);
+            for (unsigned j = 0; j < 8; j++) {
+                ref_mat_vec(one, (const uint64_t(*)[4])M, v[j], nw);
+                CHECK_MSG(memcmp(one, c[j], sizeof one) == 0, "avx512 mat_vec8 nw=%u it=%d vector %u", nw, it, j);
+                kpqc_aimer_mat_vec_avx512(c[j], (const uint64_t(*)[4])M, v[j], nw);
+                CHECK_MSG(memcmp(one, c[j], sizeof one) == 0, "avx512 mat_vec nw=%u it=%d vector %u", nw, it, j);
+                kpqc_aimer_gf_sqr_n(want[j], x[j], nw, (unsigned)it, AIMER_GF_PORTABLE);
+            }
+            kpqc_aimer_gf_sqr_n8_avx512(x, nw, (unsigned)it);
+            for (unsigned j = 0; j < 8; j++)
+                CHECK_MSG(memcmp(want[j], x[j], 8 * nw) == 0, "avx512 eight x^(2^%d) nw=%u element %u", it, nw, j);
+        }
+    }
+}
+#endif
+
 int main(void) {
     for (unsigned nw = 2; nw <= 4; nw++) {
         for (int it = 0; it < 300; it++) {
@@ -68,6 +121,15 @@ int main(void) {
         }
     }
     printf("pclmul path %s\n", kpqc_use_pclmul() ? "tested" : "not available");
+#ifdef __x86_64__
+    if (kpqc_set_impl(KPQC_IMPL_AVX512) == KPQC_OK) {
+        check_avx512_kernels();
+        printf("avx512 field kernels tested\n");
+    } else {
+        printf("avx512 field kernels: not available on this machine, not tested\n");
+    }
+    kpqc_set_impl(KPQC_IMPL_AUTO);
+#endif
 
     /* Keccak x4 against single instances, several lengths across block edges. */
     static const size_t lens[] = {0, 1, 35, 135, 136, 167, 168, 169, 300, 500};
@@ -96,6 +158,6 @@ int main(void) {
         kpqc_keccak_f1600(s1[j]);
         for (unsigned i = 0; i < 25; i++) CHECK(s1[j][i] == s4[i][j]);
     }
-    printf("keccak x4 path %s\n", kpqc_use_avx2() ? "avx2" : "portable");
+    printf("keccak x4 path %s\n", kpqc_impl_name());
     return test_result("test_aimer_field");
 }

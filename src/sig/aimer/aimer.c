@@ -42,8 +42,14 @@ struct aimer_lin {
 
 struct fctx {
     unsigned nw;
-    int clmul;
+    int kernel; /* AIMER_GF_ */
 };
+
+static struct fctx field_ctx(unsigned nw) {
+    struct fctx f = {nw, kpqc_use_avx512() ? AIMER_GF_AVX512
+                         : kpqc_use_pclmul() ? AIMER_GF_PCLMUL : AIMER_GF_PORTABLE};
+    return f;
+}
 
 /* ---------- field helpers ---------- */
 
@@ -64,14 +70,14 @@ static inline void gf_store(uint8_t *p, const gf a, unsigned nw) {
         for (unsigned j = 0; j < 8; j++) p[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
 }
 static inline void gf_mul(const struct fctx *f, gf c, const gf a, const gf b) {
-    kpqc_aimer_gf_mul(c, a, b, f->nw, f->clmul);
+    kpqc_aimer_gf_mul(c, a, b, f->nw, f->kernel);
 }
 static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b) {
     gf t = {0};
-    kpqc_aimer_gf_mul(t, a, b, f->nw, f->clmul);
+    kpqc_aimer_gf_mul(t, a, b, f->nw, f->kernel);
     gf_add(c, c, t);
 }
-static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr_n(c, a, f->nw, 1, f->clmul); }
+static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr_n(c, a, f->nw, 1, f->kernel); }
 
 /* a^(2^n - 2): the inverse for a != 0, and 0 for 0.  Fixed sequence. */
 static void gf_inv(const struct fctx *f, gf c, const gf a) {
@@ -103,10 +109,39 @@ static inline __attribute__((always_inline)) void mat_vec_w(gf c, const gf *M, c
 }
 void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 static void mat_vec(gf c, const gf *M, const gf v, unsigned nw) {
+#ifdef __x86_64__
+    if (kpqc_use_avx512()) {
+        kpqc_aimer_mat_vec_avx512(c, M, v, nw);
+        return;
+    }
+#endif
     if (kpqc_use_avx2()) kpqc_aimer_mat_vec_avx2(c, M, v, nw);
     else if (nw == 2) mat_vec_w(c, M, v, 2);
     else if (nw == 3) mat_vec_w(c, M, v, 3);
     else mat_vec_w(c, M, v, 4);
+}
+
+/* The same for PARTY_BATCH vectors at once (the parties of a batch). */
+#define PARTY_BATCH 8
+static void mat_vec_batch(gf c[PARTY_BATCH], const gf *M, const gf v[PARTY_BATCH], unsigned nw) {
+#ifdef __x86_64__
+    if (kpqc_use_avx512()) {
+        kpqc_aimer_mat_vec8_avx512(c, M, v, nw);
+        return;
+    }
+#endif
+    for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(c[j], M, v[j], nw);
+}
+
+/* x_j = x_j^(2^e) for the PARTY_BATCH elements of a batch. */
+static void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned e) {
+#ifdef __x86_64__
+    if (f->kernel == AIMER_GF_AVX512) {
+        kpqc_aimer_gf_sqr_n8_avx512(x, f->nw, e);
+        return;
+    }
+#endif
+    for (unsigned j = 0; j < PARTY_BATCH; j++) kpqc_aimer_gf_sqr_n(x[j], x[j], f->nw, e, f->kernel);
 }
 
 /* ---------- hashing ---------- */
@@ -146,7 +181,8 @@ static void gen_lin(struct aimer_lin *lin, const struct aimer_params *p, const u
             up[row][w] = (t[w] & ~keep_hi) | one;
             for (unsigned i = w + 1; i < nw; i++) lo[row][i] = t[i];
         }
-        for (unsigned row = 0; row < nbits; row++) mat_vec(lin->A[m][row], (const gf *)lo, up[row], nw);
+        for (unsigned row = 0; row < nbits; row += PARTY_BATCH)
+            mat_vec_batch(lin->A[m] + row, (const gf *)lo, (const gf *)up + row, nw);
     }
     for (unsigned i = 0; i <= p->L; i++) {
         kpqc_keccak_squeeze(&k, buf, p->nb);
@@ -160,7 +196,7 @@ static void mersenne(const struct fctx *f, gf y, const gf x, unsigned e) {
     gf inv, t;
     gf_inv(f, inv, x);
     memcpy(t, x, sizeof(gf));
-    kpqc_aimer_gf_sqr_n(t, t, f->nw, e, f->clmul);
+    kpqc_aimer_gf_sqr_n(t, t, f->nw, e, f->kernel);
     t[0] ^= 1;
     gf_mul(f, y, t, inv);
 }
@@ -278,7 +314,6 @@ struct tape {
 
 /* Commit to PARTY_BATCH consecutive parties' seeds and expand their tapes
  * (N is a multiple of it). */
-#define PARTY_BATCH 8
 static void commit_batch(const struct aimer_params *p, uint8_t commit[PARTY_BATCH][2 * NBMAX],
                          struct tape tape[PARTY_BATCH], const uint8_t *salt, unsigned rep,
                          unsigned party0, const uint8_t (*seeds)[NBMAX]) {
@@ -315,31 +350,42 @@ struct mult_chk {
     gf x[LMAX + 1], z[LMAX + 1], a[LMAX + 1], b[LMAX + 1], c;
 };
 
+/* The check's inputs of a batch of parties; party `last` (or none if it
+ * is PARTY_BATCH) also takes the public constants. */
 static void party_mpc(const struct fctx *f, const struct aimer_params *p,
-                      const struct aimer_lin *lin, struct mult_chk *mc,
-                      const struct tape *t, const gf ct, int last) {
+                      const struct aimer_lin *lin, struct mult_chk mc[PARTY_BATCH],
+                      const struct tape t[PARTY_BATCH], const gf ct, unsigned last) {
     unsigned L = p->L, nw = p->nw;
-    for (unsigned i = 0; i <= L; i++) memcpy(mc->a[i], t->a[i], sizeof(gf));
-    for (unsigned i = 0; i < L; i++) memcpy(mc->b[i], t->y[i], sizeof(gf));
-    memcpy(mc->b[L], t->pt, sizeof(gf));
-    if (last) gf_add(mc->b[L], mc->b[L], ct);
-    memcpy(mc->c, t->c, sizeof(gf));
-    for (unsigned i = 0; i < L; i++) {
-        mat_vec(mc->x[i], (const gf *)lin->A[i], t->pt, nw);
-        if (last) gf_add(mc->x[i], mc->x[i], lin->b[i]);
+    gf in[PARTY_BATCH], out[PARTY_BATCH];
+    for (unsigned j = 0; j < PARTY_BATCH; j++) {
+        for (unsigned i = 0; i <= L; i++) memcpy(mc[j].a[i], t[j].a[i], sizeof(gf));
+        for (unsigned i = 0; i < L; i++) memcpy(mc[j].b[i], t[j].y[i], sizeof(gf));
+        memcpy(mc[j].b[L], t[j].pt, sizeof(gf));
+        memcpy(mc[j].c, t[j].c, sizeof(gf));
+        memcpy(in[j], t[j].pt, sizeof(gf));
+        gf_zero(mc[j].x[L]);
     }
-    gf_zero(mc->x[L]);
     for (unsigned i = 0; i < L; i++) {
-        gf u;
-        mat_vec(u, (const gf *)lin->A[L + i], t->y[i], nw);
-        gf_add(mc->x[L], mc->x[L], u);
+        mat_vec_batch(out, (const gf *)lin->A[i], (const gf *)in, nw);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(mc[j].x[i], out[j], sizeof(gf));
     }
-    if (last) gf_add(mc->x[L], mc->x[L], lin->b[L]);
+    for (unsigned i = 0; i < L; i++) {
+        for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(in[j], t[j].y[i], sizeof(gf));
+        mat_vec_batch(out, (const gf *)lin->A[L + i], (const gf *)in, nw);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) gf_add(mc[j].x[L], mc[j].x[L], out[j]);
+    }
+    if (last < PARTY_BATCH) {
+        gf_add(mc[last].b[L], mc[last].b[L], ct);
+        for (unsigned i = 0; i <= L; i++) gf_add(mc[last].x[i], mc[last].x[i], lin->b[i]);
+    }
     for (unsigned i = 0; i <= L; i++) {
-        memcpy(mc->z[i], mc->x[i], sizeof(gf));
-        kpqc_aimer_gf_sqr_n(mc->z[i], mc->z[i], nw, p->exps[i], f->clmul);
-        if (last) mc->z[i][0] ^= 1;
+        for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(out[j], mc[j].x[i], sizeof(gf));
+        sqr_n_batch(f, out, p->exps[i]);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(mc[j].z[i], out[j], sizeof(gf));
+        if (last < PARTY_BATCH) mc[last].z[i][0] ^= 1;
     }
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(out, sizeof out);
 }
 
 /* ---------- key generation ---------- */
@@ -362,7 +408,7 @@ static uint64_t aim3(const struct fctx *f, const struct aimer_params *p, const s
 
 static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
                          const kpqc_rng *rng) {
-    struct fctx f = {p->nw, kpqc_use_pclmul()};
+    struct fctx f = field_ctx(p->nw);
     unsigned nb = p->nb;
     struct aimer_lin *lin = malloc(sizeof *lin);
     if (lin == NULL) return KPQC_ERR_INTERNAL;
@@ -391,7 +437,7 @@ static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
 /* A secret key belongs to pk when it carries pk and its plaintext is one
  * keygen accepts and encrypts to pk's ct.  Only the verdict is public. */
 static int aimer_check_keypair(const struct aimer_params *p, const uint8_t *pk, const uint8_t *sk) {
-    struct fctx f = {p->nw, kpqc_use_pclmul()};
+    struct fctx f = field_ctx(p->nw);
     unsigned nb = p->nb;
     struct aimer_lin *lin = malloc(sizeof *lin);
     if (lin == NULL) return KPQC_ERR_INTERNAL;
@@ -434,7 +480,7 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
                       const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                       const uint8_t *sk, const kpqc_rng *rng) {
     const unsigned nb = p->nb, nw = p->nw, L = p->L, T = p->T, N = p->N;
-    struct fctx f = {nw, kpqc_use_pclmul()};
+    struct fctx f = field_ctx(nw);
     if (ctx_len > 255) return KPQC_ERR_ARGUMENT;
     uint8_t rnd[NBMAX];
     if (kpqc_randombytes(rng, rnd, nb) != 0) {
@@ -500,8 +546,7 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
                 for (unsigned i = 0; i < L; i++) gf_add(delta.y[i], delta.y[i], t->y[i]);
                 for (unsigned i = 0; i <= L; i++) gf_add(delta.a[i], delta.a[i], t->a[i]);
                 gf_add(delta.c, delta.c, t->c);
-                int last = party == N - 1;
-                if (last) {
+                if (party == N - 1) {
                     /* Fix the last party's shares so the shares sum to the
                      * witness, and publish the corrections. */
                     uint8_t *dp = pr + (size_t)(p->logn + 2) * nb;
@@ -518,8 +563,8 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
                     gf_store(dp + (1 + L) * nb, delta.c, nw);
                     KPQC_CT_DECLASSIFY(dp, (L + 2) * nb);
                 }
-                party_mpc(&f, p, lin, &mc[(size_t)r * N + party], t, ctg, last);
             }
+            party_mpc(&f, p, lin, &mc[(size_t)r * N + q], tp, ctg, N - 1 - q);
         }
         kpqc_wipe(tp, sizeof tp);
         KPQC_CT_DECLASSIFY(commits[(size_t)r * N], (size_t)N * 2 * NBMAX);
@@ -616,7 +661,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
                         const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                         const uint8_t *pk) {
     const unsigned nb = p->nb, nw = p->nw, L = p->L, T = p->T, N = p->N;
-    struct fctx f = {nw, kpqc_use_pclmul()};
+    struct fctx f = field_ctx(nw);
     if (sig_len != p->sig_len || ctx_len > 255) return KPQC_ERR_VERIFY;
     const uint8_t *salt = sig, *h1 = sig + nb, *h2 = sig + 3 * nb, *proofs = sig + 5 * nb;
     size_t plen = proof_len(p);
@@ -672,6 +717,23 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
             uint8_t cm[PARTY_BATCH][2 * NBMAX];
             struct tape tp[PARTY_BATCH];
             commit_batch(p, cm, tp, salt, r, q, tn + N + q);
+            /* The last party's tape takes the published corrections; the
+             * hidden party's (from a placeholder seed) is computed on but
+             * never used. */
+            if (q + PARTY_BATCH == N && hid != N - 1) {
+                struct tape *t = &tp[PARTY_BATCH - 1];
+                gf u;
+                gf_load(u, dp, nw);
+                gf_add(t->pt, t->pt, u);
+                for (unsigned i = 0; i < L; i++) {
+                    gf_load(u, dp + (1 + i) * nb, nw);
+                    gf_add(t->y[i], t->y[i], u);
+                }
+                gf_load(u, dp + (1 + L) * nb, nw);
+                gf_add(t->c, t->c, u);
+            }
+            struct mult_chk m[PARTY_BATCH];
+            party_mpc(&f, p, lin, m, tp, ctg, N - 1 - q);
             for (unsigned j = 0; j < PARTY_BATCH; j++) {
                 unsigned party = q + j;
                 if (party == hid) {
@@ -683,28 +745,13 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
                     continue;
                 }
                 kpqc_keccak_absorb(&h1k, cm[j], 2 * nb);
-                struct tape *t = &tp[j];
-                int last = party == N - 1;
-                if (last) {
-                    gf u;
-                    gf_load(u, dp, nw);
-                    gf_add(t->pt, t->pt, u);
-                    for (unsigned i = 0; i < L; i++) {
-                        gf_load(u, dp + (1 + i) * nb, nw);
-                        gf_add(t->y[i], t->y[i], u);
-                    }
-                    gf_load(u, dp + (1 + L) * nb, nw);
-                    gf_add(t->c, t->c, u);
-                }
-                struct mult_chk m;
-                party_mpc(&f, p, lin, &m, t, ctg, last);
-                memcpy(vsh[party], m.c, sizeof(gf));
+                memcpy(vsh[party], m[j].c, sizeof(gf));
                 for (unsigned i = 0; i <= L; i++) {
-                    gf_mul(&f, ash[party][i], m.x[i], eps[i]);
-                    gf_add(ash[party][i], ash[party][i], m.a[i]);
+                    gf_mul(&f, ash[party][i], m[j].x[i], eps[i]);
+                    gf_add(ash[party][i], ash[party][i], m[j].a[i]);
                     gf_add(alpha[i], alpha[i], ash[party][i]);
-                    memcpy(bsh[party][i], m.b[i], sizeof(gf));
-                    gf_mul_acc(&f, vsh[party], m.z[i], eps[i]);
+                    memcpy(bsh[party][i], m[j].b[i], sizeof(gf));
+                    gf_mul_acc(&f, vsh[party], m[j].z[i], eps[i]);
                 }
             }
         }

@@ -39,27 +39,11 @@ void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b,
         }
 }
 
-/*
- * Fold the high half down using x^n = tail(x).  Working from the top word
- * down, a fold from word i spills into word i-nw+1, which is still above
- * the low half only for the topmost word and is then folded in turn.
- */
-static inline __attribute__((always_inline)) void reduce_w(uint64_t *c, uint64_t *t,
-                                                           const unsigned nw, const unsigned k1,
-                                                           const unsigned k2, const unsigned k3) {
-    for (unsigned i = 2 * nw - 1; i >= nw; i--) {
-        uint64_t w = t[i];
-        t[i - nw] ^= w ^ (w << k1) ^ (w << k2) ^ (w << k3);
-        t[i - nw + 1] ^= (w >> (64 - k1)) ^ (w >> (64 - k2)) ^ (w >> (64 - k3));
-    }
-    for (unsigned i = 0; i < nw; i++) c[i] = t[i];
-}
-
 /* tail = x^10 + x^5 + x^2 + 1 for n = 256, x^7 + x^2 + x + 1 otherwise */
 void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw) {
-    if (nw == 2) reduce_w(c, t, 2, 7, 2, 1);
-    else if (nw == 3) reduce_w(c, t, 3, 7, 2, 1);
-    else reduce_w(c, t, 4, 10, 5, 2);
+    if (nw == 2) kpqc_aimer_reduce_w(c, t, 2, 7, 2, 1);
+    else if (nw == 3) kpqc_aimer_reduce_w(c, t, 3, 7, 2, 1);
+    else kpqc_aimer_reduce_w(c, t, 4, 10, 5, 2);
 }
 
 /* Spread the 32 bits of x to the even positions of a 64-bit word. */
@@ -76,12 +60,12 @@ static uint64_t spread32(uint64_t x) {
 /* Repeated squaring with the width and the reduction known at compile
  * time: the S-boxes' x^(2^e) take up to 47 squarings in a row. */
 static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, const unsigned nw,
-                                                          unsigned e, int use_clmul, const unsigned k1,
+                                                          unsigned e, int kernel, const unsigned k1,
                                                           const unsigned k2, const unsigned k3) {
     uint64_t x[4], t[8];
     for (unsigned i = 0; i < nw; i++) x[i] = a[i];
     for (unsigned r = 0; r < e; r++) { /* e is public */
-        if (use_clmul) {
+        if (kernel != AIMER_GF_PORTABLE) {
             kpqc_aimer_sqr_pclmul(t, x, nw);
         } else {
             for (unsigned i = 0; i < nw; i++) {
@@ -89,20 +73,32 @@ static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uin
                 t[2 * i + 1] = spread32(x[i] >> 32);
             }
         }
-        reduce_w(x, t, nw, k1, k2, k3);
+        kpqc_aimer_reduce_w(x, t, nw, k1, k2, k3);
     }
     for (unsigned i = 0; i < nw; i++) c[i] = x[i];
 }
 
-void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int use_clmul) {
-    if (nw == 2) sqr_n_w(c, a, 2, e, use_clmul, 7, 2, 1);
-    else if (nw == 3) sqr_n_w(c, a, 3, e, use_clmul, 7, 2, 1);
-    else sqr_n_w(c, a, 4, e, use_clmul, 10, 5, 2);
+void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int kernel) {
+#ifdef __x86_64__
+    if (kernel == AIMER_GF_AVX512) {
+        kpqc_aimer_gf_sqr_n_avx512(c, a, nw, e);
+        return;
+    }
+#endif
+    if (nw == 2) sqr_n_w(c, a, 2, e, kernel, 7, 2, 1);
+    else if (nw == 3) sqr_n_w(c, a, 3, e, kernel, 7, 2, 1);
+    else sqr_n_w(c, a, 4, e, kernel, 10, 5, 2);
 }
 
-void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int use_clmul) {
+void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int kernel) {
     uint64_t t[8];
-    if (use_clmul) {
+#ifdef __x86_64__
+    if (kernel == AIMER_GF_AVX512) {
+        kpqc_aimer_gf_mul_avx512(c, a, b, nw);
+        return;
+    }
+#endif
+    if (kernel != AIMER_GF_PORTABLE) {
         if (nw == 2) kpqc_aimer_prod2_pclmul(t, a, b);
         else if (nw == 3) kpqc_aimer_prod3_pclmul(t, a, b);
         else kpqc_aimer_prod4_pclmul(t, a, b);

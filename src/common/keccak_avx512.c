@@ -1,0 +1,19 @@
+/*
+ * Keccak-f[1600] for one state on the AVX-512 path: the lanes live in
+ * 128-bit registers (AVX-512VL gives 32 of them), so chi and the
+ * three-way XORs are one vpternlogq each and rotations one vprolq.
+ */
+#include <immintrin.h>
+
+#include "keccak_simd_round.h"
+
+#define V __m128i
+#define XOR(a, b) _mm_xor_si128((a), (b))
+#define XOR5(a, b, c, d, e) _mm_ternarylogic_epi64(_mm_ternarylogic_epi64((a), (b), (c), 0x96), (d), (e), 0x96)
+#define ROL(v, n) _mm_rol_epi64((v), (n))
+#define CHI(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0xd2)
+#define SET1(x) _mm_cvtsi64_si128((long long)(x))
+#define LOADV(p) _mm_loadl_epi64((const __m128i *)(p))
+#define STOREV(p, v) _mm_storel_epi64((__m128i *)(p), (v))
+
+KECCAK_SIMD_PERMUTE(kpqc_keccak_f1600_avx512, 1)

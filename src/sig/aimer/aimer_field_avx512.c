@@ -1,0 +1,183 @@
+/*
+ * AIMer field kernels of the AVX-512 path.
+ *
+ * Products and squarings keep everything in registers with the reduction
+ * inlined (the PCLMULQDQ path calls out per product and reduces through
+ * memory): for GF(2^128) the fold by x^128 = x^7 + x^2 + x + 1 is itself
+ * two carry-less products by 0x87.  The matrix-vector product selects
+ * rows with opmask registers set by vptestmq from the bits of v and adds
+ * them with masked XORs: two 4-word rows per zmm register, no branches and
+ * no memory access that depends on v.
+ */
+#include <immintrin.h>
+
+#include "aimer_field.h"
+
+static inline __m128i ld2(const uint64_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+
+/* [lo, hi] = 256-bit product, fold into 128 bits mod x^128 + x^7 + x^2 + x + 1. */
+static inline __m128i fold128(__m128i lo, __m128i hi) {
+    const __m128i k = _mm_cvtsi32_si128(0x87);
+    __m128i p = _mm_clmulepi64_si128(hi, k, 0x01); /* word 3 times the tail, lands on words 1-2 */
+    lo = _mm_xor_si128(lo, _mm_slli_si128(p, 8));
+    hi = _mm_xor_si128(hi, _mm_srli_si128(p, 8));
+    return _mm_xor_si128(lo, _mm_clmulepi64_si128(hi, k, 0x00)); /* word 2 lands on words 0-1 */
+}
+
+static inline __m128i mul128(__m128i x, __m128i y) {
+    __m128i lo = _mm_clmulepi64_si128(x, y, 0x00), hi = _mm_clmulepi64_si128(x, y, 0x11);
+    __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
+    return fold128(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)), _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
+}
+
+static inline __m128i sqr128(__m128i x) {
+    return fold128(_mm_clmulepi64_si128(x, x, 0x00), _mm_clmulepi64_si128(x, x, 0x11));
+}
+
+/* Wider fields: schoolbook word products into t, then the shift fold. */
+static inline __attribute__((always_inline)) void prod_w(uint64_t *t, const uint64_t *a, const uint64_t *b,
+                                                         const unsigned nw) {
+    __m128i acc[8];
+    for (unsigned k = 0; k < 2 * nw; k++) acc[k] = _mm_setzero_si128();
+    for (unsigned i = 0; i < nw; i++) {
+        __m128i ai = _mm_cvtsi64_si128((long long)a[i]);
+        for (unsigned j = 0; j < nw; j++)
+            acc[i + j] = _mm_xor_si128(acc[i + j], _mm_clmulepi64_si128(ai, _mm_cvtsi64_si128((long long)b[j]), 0));
+    }
+    for (unsigned k = 0; k < 2 * nw; k++) t[k] = 0;
+    for (unsigned k = 0; k < 2 * nw - 1; k++) {
+        t[k] ^= (uint64_t)_mm_cvtsi128_si64(acc[k]);
+        t[k + 1] ^= (uint64_t)_mm_extract_epi64(acc[k], 1);
+    }
+}
+
+static inline __attribute__((always_inline)) void sqr_w(uint64_t *t, const uint64_t *x, const unsigned nw) {
+    for (unsigned i = 0; i < nw; i++) {
+        __m128i xi = _mm_cvtsi64_si128((long long)x[i]);
+        _mm_storeu_si128((__m128i *)(t + 2 * i), _mm_clmulepi64_si128(xi, xi, 0));
+    }
+}
+
+void kpqc_aimer_gf_mul_avx512(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
+    uint64_t t[8];
+    if (nw == 2) {
+        _mm_storeu_si128((__m128i *)c, mul128(ld2(a), ld2(b)));
+    } else if (nw == 3) {
+        prod_w(t, a, b, 3);
+        kpqc_aimer_reduce_w(c, t, 3, 7, 2, 1);
+    } else {
+        prod_w(t, a, b, 4);
+        kpqc_aimer_reduce_w(c, t, 4, 10, 5, 2);
+    }
+}
+
+void kpqc_aimer_gf_sqr_n_avx512(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
+    uint64_t x[4], t[8];
+    if (nw == 2) {
+        __m128i v = ld2(a);
+        for (unsigned r = 0; r < e; r++) v = sqr128(v); /* e is public */
+        _mm_storeu_si128((__m128i *)c, v);
+        return;
+    }
+    for (unsigned i = 0; i < nw; i++) x[i] = a[i];
+    if (nw == 3) {
+        for (unsigned r = 0; r < e; r++) {
+            sqr_w(t, x, 3);
+            kpqc_aimer_reduce_w(x, t, 3, 7, 2, 1);
+        }
+    } else {
+        for (unsigned r = 0; r < e; r++) {
+            sqr_w(t, x, 4);
+            kpqc_aimer_reduce_w(x, t, 4, 10, 5, 2);
+        }
+    }
+    for (unsigned i = 0; i < nw; i++) c[i] = x[i];
+}
+
+void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
+    /* Lanes 0-3 hold row j, lanes 4-7 row j+1; only the field's words count. */
+    const __mmask8 words = nw == 2 ? 0x33 : nw == 3 ? 0x77 : 0xff;
+    const __m512i sel0 = _mm512_set_epi64(2, 2, 2, 2, 1, 1, 1, 1);
+    const __m512i sel1 = _mm512_slli_epi64(sel0, 2);
+    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+    for (unsigned w = 0; w < nw; w++) {
+        __m512i vb = _mm512_set1_epi64((long long)v[w]);
+        const uint64_t (*row)[4] = M + 64 * w;
+        for (unsigned j = 0; j < 64; j += 4) {
+            __mmask8 k0 = _mm512_mask_test_epi64_mask(words, vb, sel0);
+            __mmask8 k1 = _mm512_mask_test_epi64_mask(words, vb, sel1);
+            acc0 = _mm512_mask_xor_epi64(acc0, k0, acc0, _mm512_loadu_si512((const void *)row[j]));
+            acc1 = _mm512_mask_xor_epi64(acc1, k1, acc1, _mm512_loadu_si512((const void *)row[j + 2]));
+            vb = _mm512_srli_epi64(vb, 4);
+        }
+    }
+    __m512i acc = _mm512_xor_si512(acc0, acc1);
+    __m256i r = _mm256_xor_si256(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
+    _mm256_storeu_si256((__m256i *)c, r);
+}
+
+/*
+ * Eight vectors at once (the eight parties of a batch): c_p = M v_p.  The
+ * accumulators are word-sliced, register w holding word w of all eight
+ * results, so that each row is added to the results of the parties whose
+ * bit is set with one masked XOR of the broadcast row word: the mask is
+ * vptestmq of the eight inputs' words against the row's bit.
+ */
+void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw) {
+    __m512i acc[4], in[4];
+    for (unsigned w = 0; w < 4; w++) {
+        acc[w] = _mm512_setzero_si512();
+        in[w] = _mm512_set_epi64((long long)v[7][w], (long long)v[6][w], (long long)v[5][w], (long long)v[4][w],
+                                 (long long)v[3][w], (long long)v[2][w], (long long)v[1][w], (long long)v[0][w]);
+    }
+    for (unsigned wi = 0; wi < nw; wi++) {
+        __m512i bit = _mm512_set1_epi64(1);
+        const uint64_t (*row)[4] = M + 64 * wi;
+        for (unsigned j = 0; j < 64; j++) {
+            __mmask8 k = _mm512_test_epi64_mask(in[wi], bit);
+            for (unsigned w = 0; w < nw; w++)
+                acc[w] = _mm512_mask_xor_epi64(acc[w], k, acc[w], _mm512_set1_epi64((long long)row[j][w]));
+            bit = _mm512_slli_epi64(bit, 1);
+        }
+    }
+    uint64_t out[4][8];
+    for (unsigned w = 0; w < 4; w++) _mm512_storeu_si512((void *)out[w], acc[w]);
+    for (unsigned p = 0; p < 8; p++)
+        for (unsigned w = 0; w < 4; w++) c[p][w] = w < nw ? out[w][p] : 0;
+}
+
+/* GF(2^128) squarings of four elements, one per 128-bit lane. */
+static inline __m512i sqr128x4(__m512i x) {
+    const __m512i k = _mm512_set1_epi64(0x87);
+    __m512i lo = _mm512_clmulepi64_epi128(x, x, 0x00), hi = _mm512_clmulepi64_epi128(x, x, 0x11);
+    __m512i p = _mm512_clmulepi64_epi128(hi, k, 0x01);
+    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(p, 8));
+    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(p, 8));
+    return _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(hi, k, 0x00));
+}
+
+/* x_p = x_p^(2^e) for eight elements (4-word slots): GF(2^128) four per
+ * VPCLMULQDQ on zmm, the wider fields one by one. */
+void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
+    if (nw != 2) {
+        for (unsigned p = 0; p < 8; p++) kpqc_aimer_gf_sqr_n_avx512(x[p], x[p], nw, e);
+        return;
+    }
+    /* words 0-1 of elements 0-3 and of 4-7, one element per 128-bit lane */
+    const __m512i pick = _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0);
+    __m512i a = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[0]), pick,
+                                          _mm512_loadu_si512((const void *)x[2]));
+    __m512i b = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[4]), pick,
+                                          _mm512_loadu_si512((const void *)x[6]));
+    for (unsigned r = 0; r < e; r++) { /* e is public */
+        a = sqr128x4(a);
+        b = sqr128x4(b);
+    }
+    uint64_t out[16];
+    _mm512_storeu_si512((void *)out, a);
+    _mm512_storeu_si512((void *)(out + 8), b);
+    for (unsigned p = 0; p < 8; p++) {
+        x[p][0] = out[2 * p];
+        x[p][1] = out[2 * p + 1];
+    }
+}
