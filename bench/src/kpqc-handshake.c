@@ -19,6 +19,7 @@
  *           processes at once (--clients, default 1);
  *   pki     writes the certificates of S (--chain: and a chain) to --pki DIR,
  *           for server and client to load with --pki DIR.
+ *   quic    link over QUIC instead of TCP (handshake_quic.c).
  *
  *   kpqc-handshake inproc --group G --sig S [--count N] [--mutual] [--chain]
  *   kpqc-handshake tcp    --group G --sig S [--count N] [--chain]
@@ -67,6 +68,7 @@
 #include <openssl/x509v3.h>
 
 #include "clock.h"
+#include "handshake_quic.h"
 
 /* ------------------------------------------------ heap accounting */
 /* Every allocation carries its size in a 16-byte header so that frees can
@@ -109,7 +111,7 @@ static void *count_realloc(void *q, size_t n, const char *f, int l) {
 }
 
 /* ------------------------------------------------ certificates */
-static _Noreturn void die(const char *what) {
+_Noreturn void die(const char *what) {
     fprintf(stderr, "kpqc-handshake: %s\n", what);
     ERR_print_errors_fp(stderr);
     exit(1);
@@ -247,13 +249,15 @@ typedef struct {
 } tls_pair;
 
 
-/* pki_dir: the certificates from there, else made for sig. */
-static tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir) {
+/* pki_dir: the certificates from there, else made for sig; quic: contexts
+ * for OpenSSL's QUIC client and server. */
+static tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir, int quic) {
     tls_pair t;
     pki p = pki_dir ? load_pki(pki_dir) : make_pki(sig, chain);
     t.cert_der_len = (p.leaf ? (size_t)i2d_X509(p.leaf, NULL) : 0) + (p.intermediate ? (size_t)i2d_X509(p.intermediate, NULL) : 0);
-    t.server = SSL_CTX_new(TLS_server_method());
-    t.client = SSL_CTX_new(TLS_client_method());
+    t.server = SSL_CTX_new(quic ? OSSL_QUIC_server_method() : TLS_server_method());
+    t.client = SSL_CTX_new(quic ? OSSL_QUIC_client_method() : TLS_client_method());
+    if (t.server == NULL || t.client == NULL) die("SSL_CTX_new");
     SSL_CTX *both[2] = {t.server, t.client};
     for (int i = 0; i < 2; i++) {
         SSL_CTX_set_min_proto_version(both[i], TLS1_3_VERSION);
@@ -271,6 +275,7 @@ static tls_pair setup(const char *group, const char *sig, int mutual, int chain,
         if (!present(t.client, &p)) die("client certificate");
         SSL_CTX_set_verify(t.server, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
     }
+    if (quic) quic_prepare(t.server, t.client);
     free_pki(&p);
     return t;
 }
@@ -491,7 +496,7 @@ static int tcp(tls_pair *t, const char *group, size_t count, unsigned clients) {
 }
 
 /* ------------------------------------------------ across a link between namespaces */
-static void enter_netns(const char *ns) {
+void enter_netns(const char *ns) {
     char path[512];
     snprintf(path, sizeof path, strchr(ns, '/') ? "%s" : "/run/netns/%s", ns);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -707,7 +712,8 @@ int main(int argc, char **argv) {
     }
     if ((strcmp(mode, "server") == 0 || strcmp(mode, "client") == 0) && pki_dir == NULL)
         die("server and client need --pki DIR (made by `kpqc-handshake pki`)");
-    tls_pair t = setup(group, sig, mutual, chain, pki_dir);
+    int quic = strcmp(mode, "quic") == 0;
+    tls_pair t = setup(group, sig, mutual, chain, pki_dir, quic);
     printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d,\"chain\":%d}\n",
            group, sig, t.cert_der_len, mutual, chain);
     int rc = 1;
@@ -717,7 +723,10 @@ int main(int argc, char **argv) {
     else if (strcmp(mode, "link") == 0) rc = link_mode(&t, group, count);
     else if (strcmp(mode, "server") == 0) rc = server_mode(&t, count, clients);
     else if (strcmp(mode, "client") == 0) rc = client_mode(&t, group, count, clients);
-    else die("mode must be inproc, tcp, load, link, server, client or pki");
+    else if (quic) {
+        quic_link_opts o = {net.server_ns, net.client_ns, net.address, net.timeout_ms};
+        rc = quic_link(t.server, t.client, group, count, &o);
+    } else die("mode must be inproc, tcp, load, link, quic, server, client or pki");
     SSL_CTX_free(t.server);
     SSL_CTX_free(t.client);
     return rc;
