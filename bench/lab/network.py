@@ -10,6 +10,11 @@ serialisation at the link rate, where a server flight larger than TCP's
 initial window (10 segments) costs one more round trip per slow-start
 window it spills into.
 
+With --transport quic (or both) the same cells are measured over QUIC
+(lab.quic): the handshake's datagrams and bytes each way, and its round
+trips beside a model of QUIC's anti-amplification budget, Initial padding
+and initial congestion window.  Every row says its `transport`.
+
 Certificate algorithms are passed to the provider by name; a row whose group
 or certificate algorithm this build does not offer is reported as
 unavailable, not left out.
@@ -19,7 +24,7 @@ import random
 import subprocess
 import sys
 
-from . import handshake, netns
+from . import handshake, netns, quic
 from .env import ROOT
 from .link import Link, LinkConfig, netem_available
 from .plots import plt
@@ -56,6 +61,8 @@ TCPIP_OVERHEAD = 52     # MTU - MSS: IPv4, TCP and its timestamp option
 # the X.509 fields of its certificate besides the key and the signature.
 # With them the ML-DSA-65 row is predicted to the byte (10103 B).
 FLIGHT_FIXED, CERT_FIXED = 268, 144
+# The ClientHello besides its key share, measured on x25519_smaugt1 (913 B).
+HELLO_FIXED = 209
 
 sys.path.insert(0, str(ROOT / "tools"))
 import kpqc_table  # noqa: E402
@@ -81,6 +88,8 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=1, help="seed of the emulator's loss and jitter")
     p.add_argument("--chain-rtt", type=float, default=50.0,
                    help="RTT of the link where certificates are measured alone and as chains, ms (0: not measured)")
+    p.add_argument("--transport", choices=("tcp", "quic", "both"), default="tcp",
+                   help="TLS over TCP, QUIC, or both side by side")
     p.add_argument("--congestion-control", default="cubic",
                    help="TCP congestion control of both ends ('' = the system's; bbr paces even the initial window)")
 
@@ -186,7 +195,21 @@ def congestion_control(name):
     return name or open("/proc/sys/net/ipv4/tcp_congestion_control").read().strip()
 
 
-def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, congestion="cubic", seed=1):
+def transports(choice):
+    return ["tcp", "quic"] if choice == "both" else [choice]
+
+
+def measure_cell(lab, topo, conf, prof, transport, count, timeout_ms, method, congestion, suite="network"):
+    """One cell over one transport: its summary row."""
+    if transport == "quic":
+        client, served, error = quic.measure(lab, topo, conf, prof, count, timeout_ms)
+        return quic.summarize_cell(lab, conf, prof, client, served, method, error, suite=suite)
+    client, served, error = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
+    return summarize_cell(lab, conf, prof, client, served, method, congestion_control(congestion), error, suite=suite)
+
+
+def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, congestion="cubic", seed=1,
+             transport="tcp"):
     have = handshake.available_groups(lab.build)
     profiles = []
     for i, (fam, g, s) in enumerate(algorithms):
@@ -195,25 +218,25 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
     lab.progress("network cpu", len(algorithms), len(algorithms))
     runnable = [p for p in profiles if p["status"] == "ok"]
     results, checks = [], []
-    cc = congestion_control(congestion)
     with netns.Topology() as topo:
-        total, done = len(confs) * len(runnable), 0
+        cells = [(prof, t) for prof in runnable for t in transports(transport)]
+        total, done = len(confs) * len(cells), 0
         for conf in confs:
             with Link(topo, conf, lab.build.dir, method) as link:
-                order = list(runnable)
-                random.Random(seed).shuffle(order)  # drift spreads over all algorithms
-                for prof in order:
-                    lab.progress("network", done, total, f"{conf.rtt_ms:g} ms {conf.loss_pct:g} % {prof['group']}")
-                    client, served, error = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
+                order = list(cells)
+                random.Random(seed).shuffle(order)  # drift spreads over all algorithms and transports
+                for prof, t in order:
+                    lab.progress("network", done, total,
+                                 f"{conf.rtt_ms:g} ms {conf.loss_pct:g} % {t} {prof['group']}")
                     done += 1
-                    results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error))
+                    results.append(measure_cell(lab, topo, conf, prof, t, count, timeout_ms, link.method, congestion))
             lab.raw("network-link", {"link": conf.label(), "method": link.method, "stats": link.stats})
             checks.append((conf, link.method, link.stats))
         lab.progress("network", total, total)
     for prof in profiles:
         if prof["status"] != "ok":
-            for conf in confs:
-                results.append(lab.row("network", rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit,
+            for conf, t in ((c, t) for c in confs for t in transports(transport)):
+                results.append(lab.row("network", transport=t, rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit,
                                        mtu=conf.mtu, family=prof["family"], group=prof["group"], sig=prof["sig"],
                                        status="unavailable", reason=prof["reason"], count=0))
     return results, checks
@@ -226,7 +249,7 @@ def summarize_cell(lab, conf, prof, client, served, method, cc, error="", suite=
               prof["hrr"])
     s = summarize([r["hs_ns"] / 1e6 for r in ok])
     c = summarize([r["connect_ns"] / 1e6 for r in ok])
-    row = dict(rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu,
+    row = dict(transport="tcp", rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu,
                jitter_ms=conf.jitter_ms, family=prof["family"], group=prof["group"], sig=prof["sig"],
                status="ok" if ok else "failed", reason=error, count=len(client), completed=len(ok),
                timeouts=sum(r["timeout"] for r in client), failures=sum(1 for r in client if not r["ok"]),
@@ -260,6 +283,18 @@ def _name(r):
 
 
 def report(lab, results, title):
+    """TLS over TCP's table, QUIC's, the two side by side, and what could not run."""
+    tcp = [r for r in results if r["transport"] == "tcp"]
+    if tcp:
+        tcp_report(lab, tcp, title)
+    quic.report(lab, results, md_table)
+    unavailable = sorted({(_name(r), r["reason"]) for r in results if r["status"] == "unavailable"})
+    if unavailable:
+        lab.section("Not measured (unavailable in this build)",
+                    md_table(["group / certificate", "reason"], [list(u) for u in unavailable]))
+
+
+def tcp_report(lab, results, title):
     rows = []
     for r in sorted(results, key=lambda r: (-r["rate_mbit"], r["loss_pct"], r["rtt_ms"], r["family"], _name(r))):
         if r["status"] == "unavailable":
@@ -293,10 +328,6 @@ def report(lab, results, title):
         lab.section("Server's first flight against TCP's initial window (10 segments)",
                     md_table(["group / certificate", "certificate DER B", "server flight B", "segments",
                               "initial window B", "extra round trips", "crosses initcwnd"], iw_rows))
-    unavailable = sorted({(_name(r), r["reason"]) for r in results if r["status"] == "unavailable"})
-    if unavailable:
-        lab.section("Not measured (unavailable in this build)",
-                    md_table(["group / certificate", "reason"], [list(u) for u in unavailable]))
 
 
 def plot(lab, results, stem):
@@ -314,8 +345,9 @@ def plot(lab, results, stem):
         if len(xs) < 2:
             continue
         fig, ax = plt.subplots(figsize=(9, 5.5))
-        for name in sorted({_name(r) for r in sel}):
-            pts = sorted((r[axis], r["p50_ms"], r["p95_ms"]) for r in sel if _name(r) == name)
+        label = _name if len({r["transport"] for r in sel}) == 1 else lambda r: f"{_name(r)} {r['transport'].upper()}"
+        for name in sorted({label(r) for r in sel}):
+            pts = sorted((r[axis], r["p50_ms"], r["p95_ms"]) for r in sel if label(r) == name)
             line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
             ax.plot([p[0] for p in pts], [p[2] for p in pts], linestyle=":", color=line.get_color())
         if axis == "rtt_ms":
@@ -323,7 +355,7 @@ def plot(lab, results, stem):
             ax.set_yscale("log")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("handshake completion (ms): p50 solid, p95 dotted")
-        ax.set_title(f"TLS 1.3 over an emulated link, {top_rate:g} Mbit/s")
+        ax.set_title(f"TLS 1.3 handshakes over an emulated link, {top_rate:g} Mbit/s")
         ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(lab.dir / fname, dpi=110)
@@ -341,6 +373,7 @@ def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
     sigs = {s["id"]: s for s in t["SIG"]}
     hybrid = {h["id"]: h for h in t["HYBRID"]}[group]
     share = kems[hybrid["kem"]]["ct"] + 32  # X25519 half
+    hello = HELLO_FIXED + kems[hybrid["kem"]]["pk"] + 32
     rows = [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
     rows += [(c["id"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk"] + 65, sigs[c["sig"]]["sig"] + 72)
              for c in t["COMPOSITE"] if c["curve"] == "p256"]
@@ -350,15 +383,19 @@ def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
         leaf = FLIGHT_FIXED + share + cert + sig
         chain = leaf + cert
         seg_leaf, seg_chain = math.ceil(leaf / mss), math.ceil(chain / mss)
-        out.append([name, level, pk, sig, leaf, seg_leaf, overflow_rtts(seg_leaf), chain, seg_chain,
-                    overflow_rtts(seg_chain)])
-        lab.row("network-flight", sig=name, level=level, group=group, flight_leaf=leaf, flight_chain=chain,
-                extra_rtts_leaf=overflow_rtts(seg_leaf), extra_rtts_chain=overflow_rtts(seg_chain))
+        q_leaf, q_chain = (len(quic.server_rounds(hello, f)["round_bytes"]) - 1 for f in (leaf, chain))
+        out.append([name, level, pk, sig, leaf, seg_leaf, overflow_rtts(seg_leaf), q_leaf, chain, seg_chain,
+                    overflow_rtts(seg_chain), q_chain])
+        lab.row("network-flight", sig=name, level=level, group=group, cert_der=cert, flight_leaf=leaf,
+                flight_chain=chain, extra_rtts_leaf=overflow_rtts(seg_leaf), extra_rtts_chain=overflow_rtts(seg_chain),
+                quic_extra_rtts_leaf=q_leaf, quic_extra_rtts_chain=q_chain)
     lab.section(f"Predicted server flight with KpqC certificates ({group}; sizes from the algorithm table)",
-                f"Initial window {INITCWND} × {mss} B = {INITCWND * mss} B. 'Chain' adds an intermediate CA "
-                "certificate of the same algorithm (the root is not sent).\n\n" +
-                md_table(["signature", "level", "pk B", "sig B", "leaf flight B", "segments", "extra RTT",
-                          "chain flight B", "segments", "extra RTT"], out))
+                f"TCP: initial window {INITCWND} × {mss} B = {INITCWND * mss} B. QUIC: the first round within "
+                f"{quic.AMPLIFICATION}× the client's {quic.MAX_DATAGRAM}-byte Initials, then the "
+                f"{quic.INITIAL_CWND}-byte initial window grown by what was acknowledged. 'Chain' adds an "
+                "intermediate CA certificate of the same algorithm (the root is not sent).\n\n" +
+                md_table(["signature", "level", "pk B", "sig B", "leaf flight B", "segments", "TCP extra RTT",
+                          "QUIC extra RTT", "chain flight B", "segments", "TCP extra RTT", "QUIC extra RTT"], out))
     return out
 
 
@@ -377,18 +414,26 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
     have = handshake.available_groups(lab.build)
     profiles = [profile(lab, "chain", group, sig, have, args.cpu_count, chain, mutual) for sig in CHAIN_SIGS
                 for chain, mutual in ((False, False), (True, False), (True, True))]
-    runnable = [p for p in profiles if p["status"] == "ok"]
+    cells = [(p, t) for p in profiles if p["status"] == "ok" for t in transports(args.transport)]
     conf = LinkConfig(rtt_ms=args.chain_rtt, mtu=args.mtu, seed=args.seed)
-    cc = congestion_control(args.congestion_control)
     results = []
     with netns.Topology() as topo, Link(topo, conf, lab.build.dir, args.method) as link:
-        for i, prof in enumerate(runnable):
-            lab.progress("network chains", i, len(runnable), f"{prof['sig']} {_sent(prof)}")
-            client, served, error = measure(lab, topo, conf, prof, args.count, args.timeout_ms,
-                                            args.congestion_control)
-            results.append(summarize_cell(lab, conf, prof, client, served, link.method, cc, error,
-                                          suite="network-chain"))
-        lab.progress("network chains", len(runnable), len(runnable))
+        for i, (prof, t) in enumerate(cells):
+            lab.progress("network chains", i, len(cells), f"{t} {prof['sig']} {_sent(prof)}")
+            results.append(measure_cell(lab, topo, conf, prof, t, args.count, args.timeout_ms, link.method,
+                                        args.congestion_control, suite="network-chain"))
+        lab.progress("network chains", len(cells), len(cells))
+    if "tcp" in transports(args.transport):
+        tcp_chain_table(lab, args, group, [r for r in results if r["transport"] == "tcp"], profiles)
+    if "quic" in transports(args.transport):
+        quic.chain_table(lab, args.chain_rtt, group, [r for r in results if r["transport"] == "quic"], profiles,
+                         _sent, md_table)
+    quic.side_by_side(lab, results, md_table, f"Certificate chains over TCP+TLS and QUIC ({group}, RTT "
+                                              f"{args.chain_rtt:g} ms)")
+    return results
+
+
+def tcp_chain_table(lab, args, group, results, profiles):
     rows = []
     for r in results:
         measured = (f"{r['p50_ms']:.1f}", f"{(r['p50_ms'] - r['cpu_ms'] - r['serial_ms']) / r['rtt_ms']:.2f}") \
@@ -429,7 +474,6 @@ def measured_chains(lab, args, group="x25519_smaugt1"):
                           "measured", "model ms",
                           "p50 ms",
                           "round trips measured"], rows))
-    return results
 
 
 def _middle(xs):
@@ -448,7 +492,7 @@ def link_check(lab, checks, results):
     loss it applied and how late it wrote packets against their due time."""
     rows = []
     for conf, method, stats in checks:
-        connects = [r["connect_p50_ms"] for r in results if r["status"] == "ok" and r["rtt_ms"] == conf.rtt_ms
+        connects = [r["connect_p50_ms"] for r in results if "connect_p50_ms" in r and r["rtt_ms"] == conf.rtt_ms
                     and r["loss_pct"] == conf.loss_pct and r["rate_mbit"] == conf.rate_mbit]
         seen = f"{_middle(connects):.2f}" if connects else "–"
         if not stats:
@@ -491,13 +535,13 @@ def run(args, lab):
                         jitter_dist=args.jitter_dist, seed=args.seed * 1000 + i)
              for i, (rate, loss, rtt) in enumerate(cells)]
     results, checks = run_grid(lab, confs, algorithms, args.count, args.cpu_count, args.timeout_ms, args.method,
-                               args.congestion_control, args.seed)
+                               args.congestion_control, args.seed, args.transport)
     report(lab, results, title)
     link_check(lab, checks, results)
-    if args.chain_rtt > 0:
-        measured_chains(lab, args)
-    predicted_flights(lab, args.mtu)
+    chains = measured_chains(lab, args) if args.chain_rtt > 0 else []
+    predicted = predicted_flights(lab, args.mtu)
     plot(lab, results, "network")
+    quic.extra_rtt_plot(lab, predicted, chains, "network_extra_rtts.png")
     return results
 
 

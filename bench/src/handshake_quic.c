@@ -240,6 +240,7 @@ static void serve(SSL_CTX *ctx, int fd, size_t count, unsigned timeout_ms) {
 typedef struct {
     uint64_t handshake_ns, total_ns;
     int ok, timed_out;
+    char negotiated[64], peer_sig[64]; /* what the handshake agreed on, as the client saw it */
     wire w; /* up to the end of the client's handshake */
 } quic_result;
 
@@ -261,6 +262,9 @@ static quic_result client_once(SSL_CTX *ctx, const struct sockaddr_in *server, u
         if (!again(c, r, fd, deadline)) goto done;
     res.handshake_ns = bench_ns() - t0;
     res.w.frozen = 1;
+    const char *g = SSL_group_to_name(c, SSL_get_negotiated_group(c)), *sig = NULL;
+    snprintf(res.negotiated, sizeof res.negotiated, "%s", g ? g : "?");
+    snprintf(res.peer_sig, sizeof res.peer_sig, "%s", SSL_get0_peer_signature_name(c, &sig) && sig ? sig : "?");
     while ((r = SSL_write_ex2(c, "h", 1, SSL_WRITE_FLAG_CONCLUDE, &n)) != 1)
         if (!again(c, r, fd, deadline)) goto done;
     char b[1];
@@ -301,8 +305,9 @@ int quic_link(SSL_CTX *server, SSL_CTX *client, const char *group, size_t count,
     for (size_t i = 0; i < count + warmup; i++) {
         quic_result r = client_once(client, &a, timeout_ms);
         if (i < warmup) continue;
-        printf("{\"mode\":\"quic\",\"group\":\"%s\",\"ok\":%d,\"timeout\":%d,\"hs_ns\":%llu,\"ns\":%llu,", group, r.ok,
-               r.timed_out, (unsigned long long)r.handshake_ns, (unsigned long long)r.total_ns);
+        printf("{\"mode\":\"quic\",\"group\":\"%s\",\"negotiated\":\"%s\",\"peer_sig\":\"%s\",\"ok\":%d,"
+               "\"timeout\":%d,\"hs_ns\":%llu,\"ns\":%llu,", group, r.negotiated, r.peer_sig, r.ok, r.timed_out,
+               (unsigned long long)r.handshake_ns, (unsigned long long)r.total_ns);
         print_wire(&r.w);
         printf("}\n");
         fflush(stdout);
