@@ -29,7 +29,7 @@ from .env import ROOT
 from .link import Link, LinkConfig, netem_available
 from .plots import plt
 from .results import md_table
-from .stats import summarize
+from .stats import summarize, upper_median
 
 # (family, group, certificate key type) at level 1; OpenSSL's own PQC rows carry an ML-DSA-65 certificate.
 ALGORITHMS = [
@@ -171,22 +171,25 @@ def profile(lab, family, group, sig, have, count, chain=False, mutual=False):
                 client_flight=flights[server + 1] if mutual and len(flights) > server + 1 else 0)
 
 
-def measure(lab, topo, conf, prof, count, timeout_ms, congestion):
-    """count handshakes of prof across the link: the client's and the
-    server's records, and why there are none if the run failed."""
-    argv = [lab.build.handshake, "link", "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
+def measure(lab, topo, conf, prof, count, timeout_ms, congestion, transport="tcp"):
+    """count handshakes of prof across the link over TCP (kpqc-handshake
+    link) or QUIC (kpqc-handshake quic): the client's and the server's
+    records, and why there are none if the run failed."""
+    mode = "quic" if transport == "quic" else "link"
+    argv = [lab.build.handshake, mode, "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
             "--server-netns", topo.server, "--client-netns", topo.client, "--address", topo.server_addr,
-            "--timeout-ms", str(timeout_ms)] + (["--congestion-control", congestion] if congestion else [])
+            "--timeout-ms", str(timeout_ms)]
+    argv += ["--congestion-control", congestion] if congestion and mode == "link" else []
     argv += (["--chain"] if prof["chain"] else []) + (["--mutual"] if prof["mutual"] else [])
     try:
         recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         return [], [], str(e).strip().splitlines()[-1][-200:]
-    client = [r for r in recs if r.get("mode") == "link"]
+    client = [r for r in recs if r.get("mode") == mode]
     served = [r for r in recs if r.get("mode") == "served"][1:]  # the first one served the warm-up
     for r in client:
-        lab.raw("network", dict(r, sig=prof["sig"], chain=prof["chain"], mutual=prof["mutual"], rtt_ms=conf.rtt_ms,
-                                loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu))
+        lab.raw("network", dict(r, transport=transport, sig=prof["sig"], chain=prof["chain"], mutual=prof["mutual"],
+                                rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu))
     return client, served, ""
 
 
@@ -201,10 +204,9 @@ def transports(choice):
 
 def measure_cell(lab, topo, conf, prof, transport, count, timeout_ms, method, congestion, suite="network"):
     """One cell over one transport: its summary row."""
+    client, served, error = measure(lab, topo, conf, prof, count, timeout_ms, congestion, transport)
     if transport == "quic":
-        client, served, error = quic.measure(lab, topo, conf, prof, count, timeout_ms)
         return quic.summarize_cell(lab, conf, prof, client, served, method, error, suite=suite)
-    client, served, error = measure(lab, topo, conf, prof, count, timeout_ms, congestion)
     return summarize_cell(lab, conf, prof, client, served, method, congestion_control(congestion), error, suite=suite)
 
 
@@ -236,7 +238,8 @@ def run_grid(lab, confs, algorithms, count, cpu_count, timeout_ms, method, conge
     for prof in profiles:
         if prof["status"] != "ok":
             for conf, t in ((c, t) for c in confs for t in transports(transport)):
-                results.append(lab.row("network", transport=t, rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit,
+                results.append(lab.row("network", transport=t, rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct,
+                                       rate_mbit=conf.rate_mbit,
                                        mtu=conf.mtu, family=prof["family"], group=prof["group"], sig=prof["sig"],
                                        status="unavailable", reason=prof["reason"], count=0))
     return results, checks
@@ -265,9 +268,9 @@ def summarize_cell(lab, conf, prof, client, served, method, cc, error="", suite=
     if prof["mutual"] and ok:  # the server has the client's flight when it answers the first byte
         # the client's data segments after its ClientHello (one write): its flight and the first byte
         segs = [r["data_segs"] - math.ceil(prof["client_hello"] / mss) for r in ok if "data_segs" in r]
-        row.update(mutual=True, client_flight=prof["client_flight"], client_segments_sent=_middle(segs),
+        row.update(mutual=True, client_flight=prof["client_flight"], client_segments_sent=upper_median(segs),
                    echo_p50_ms=summarize([r["ns"] / 1e6 for r in ok])["median"])
-    sent = _middle([r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r])
+    sent = upper_median([r["flight_segments"] for r in served if r["ok"] and "flight_segments" in r])
     if sent is not None:  # what the server's kernel sent, against the model's bytes / MSS
         row["segments_sent"] = sent
     return lab.row(suite, **row)
@@ -476,11 +479,6 @@ def tcp_chain_table(lab, args, group, results, profiles):
                           "round trips measured"], rows))
 
 
-def _middle(xs):
-    """The upper median, a value that occurred; None for no values."""
-    return sorted(xs)[len(xs) // 2] if xs else None
-
-
 def _sent(r):
     what = "leaf + intermediate" if r.get("chain") else "leaf"
     return what + (", both ways" if r.get("mutual") else "")
@@ -494,7 +492,7 @@ def link_check(lab, checks, results):
     for conf, method, stats in checks:
         connects = [r["connect_p50_ms"] for r in results if "connect_p50_ms" in r and r["rtt_ms"] == conf.rtt_ms
                     and r["loss_pct"] == conf.loss_pct and r["rate_mbit"] == conf.rate_mbit]
-        seen = f"{_middle(connects):.2f}" if connects else "–"
+        seen = f"{upper_median(connects):.2f}" if connects else "–"
         if not stats:
             rows.append([conf.label(), method, seen, "–", "–", "–", "–"])
             continue

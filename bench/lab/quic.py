@@ -19,9 +19,8 @@ cost a round trip of its own); OpenSSL's client and server send 1,200-byte
 datagrams (they do not probe the path's MTU).
 """
 import math
-import subprocess
 
-from .stats import summarize
+from .stats import summarize, upper_median
 
 MAX_DATAGRAM = 1200                 # UDP payload of every OpenSSL QUIC datagram
 AMPLIFICATION = 3                   # RFC 9000 §8.1
@@ -93,30 +92,6 @@ def model(rtt_ms, rate_mbit, cpu_ms, client_hello, server_flight, hrr):
             "model_ms": rounds * rtt_ms + cpu_ms + serial_ms}
 
 
-def measure(lab, topo, conf, prof, count, timeout_ms):
-    """count QUIC handshakes of prof across the link: the client's and the
-    server's records, and why there are none if the run failed."""
-    argv = [lab.build.handshake, "quic", "--group", prof["group"], "--sig", prof["sig"], "--count", str(count),
-            "--server-netns", topo.server, "--client-netns", topo.client, "--address", topo.server_addr,
-            "--timeout-ms", str(timeout_ms)]
-    argv += (["--chain"] if prof["chain"] else []) + (["--mutual"] if prof["mutual"] else [])
-    try:
-        recs = lab.build.run_json(argv, timeout=(count + 1) * (timeout_ms / 1e3 + 1) + 60)
-    except (RuntimeError, subprocess.TimeoutExpired) as e:
-        return [], [], str(e).strip().splitlines()[-1][-200:]
-    client = [r for r in recs if r.get("mode") == "quic"]
-    served = [r for r in recs if r.get("mode") == "served"][1:]  # the first one served the warm-up
-    for r in client:
-        lab.raw("network", dict(r, transport="quic", sig=prof["sig"], chain=prof["chain"], mutual=prof["mutual"],
-                                rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit))
-    return client, served, ""
-
-
-def _median(xs):
-    """The upper median, a value that occurred; None for no values."""
-    return sorted(xs)[len(xs) // 2] if xs else None
-
-
 def summarize_cell(lab, conf, prof, client, served, method, error="", suite="network"):
     ok = [r for r in client if r["ok"]]
     m = model(conf.rtt_ms, conf.rate_mbit, prof["cpu_ms"], prof["client_hello"], prof["server_flight"], prof["hrr"])
@@ -132,21 +107,21 @@ def summarize_cell(lab, conf, prof, client, served, method, error="", suite="net
     if ok:
         row.update(p50_ms=s["median"], p95_ms=s["p95"], ci_low_ms=s["ci_low"], ci_high_ms=s["ci_high"],
                    deviation_pct=100 * (s["median"] - m["model_ms"]) / m["model_ms"],
-                   rounds_timed=(s["median"] - prof["cpu_ms"] - m["serial_ms"]) / conf.rtt_ms if conf.rtt_ms else None,
-                   **{f"client_{k}": _median([r[k] for r in ok])
+                   **{f"client_{k}": upper_median([r[k] for r in ok])
                       for k in ("dgrams_out", "bytes_out", "dgrams_in", "bytes_in")})
+        row["rounds_timed"] = rounds_timed(row)
     if done:
         # What the server's socket saw: the client's first flight, what the
         # server sent before anything else came back (at most three times
         # the first), and its whole flight.  A flight larger than its first
         # round waited for the client: a round trip more, by count.
-        first_in, first_out = _median([r["first_in"] for r in done]), _median([r["first_out"] for r in done])
-        flight_out = _median([r["flight_out"] for r in done])
-        row.update(server_first_in=first_in, server_first_out=first_out, server_flight_out=flight_out,
-                   server_dgrams_out=_median([r["dgrams_out"] for r in done]),
-                   server_bytes_out=_median([r["bytes_out"] for r in done]),
+        row.update(server_first_in=upper_median([r["first_in"] for r in done]),
+                   server_first_out=upper_median([r["first_out"] for r in done]),
+                   server_flight_out=upper_median([r["flight_out"] for r in done]),
+                   server_dgrams_out=upper_median([r["dgrams_out"] for r in done]),
+                   server_bytes_out=upper_median([r["bytes_out"] for r in done]),
                    amplification_ok=all(r["first_out"] <= AMPLIFICATION * r["first_in"] for r in done),
-                   rounds_lower_bound=_median([1 + (r["flight_out"] > r["first_out"]) for r in done]))
+                   rounds_lower_bound=upper_median([1 + (r["flight_out"] > r["first_out"]) for r in done]))
     if prof["chain"]:
         row["chain"] = True
     if prof["mutual"]:
@@ -189,7 +164,7 @@ def report(lab, results, md_table):
         rows.append([_link(r), _name(r), f"{r['completed']}/{r['count']}", _f(r.get("p50_ms"), ".1f"),
                      _f(r.get("p95_ms"), ".1f"), f"{r['model_ms']:.1f}",
                      f"{r['rounds']} / {_f(r.get('rounds_lower_bound'), 'd')} / {_f(rounds_timed(r), '.2f')}",
-                     f"{r['initials']} / {_f(r['server_first_in'] // MAX_DATAGRAM if 'server_first_in' in r else None, 'd')}",
+                     f"{r['initials']} / {_f(r.get('server_first_in', 0) // MAX_DATAGRAM or None, 'd')}",
                      f"{_f(r.get('server_first_in'), 'd')} / {r['first_round_bytes']} / "
                      f"{_f(r.get('server_first_out'), 'd')}",
                      f"{r['flight_bytes']} / {_f(r.get('server_flight_out'), 'd')}",
@@ -248,7 +223,7 @@ def chain_table(lab, rtt_ms, group, results, profiles, sent, md_table):
         rows.append([r["sig"], sent(r), r["cert_der"], r["server_flight"],
                      f"{r['first_round_bytes']} / {_f(r.get('server_first_out'), 'd')}",
                      f"{r['flight_bytes']} / {_f(r.get('server_flight_out'), 'd')}",
-                     f"{r['extra_rtts']} / {_f(r['rounds_lower_bound'] - 1 if 'rounds_lower_bound' in r else None, 'd')}",
+                     f"{r['extra_rtts']} / {_f(r.get('rounds_lower_bound', 0) - 1 if ok else None, 'd')}",
                      f"{r['model_ms']:.1f}", _f(r.get("p50_ms"), ".1f") if ok else "failed",
                      _f(rounds_timed(r), ".2f"),
                      _f((echo - r["p50_ms"]) / rtt_ms - 1 if echo and ok else None, ".2f")])

@@ -34,6 +34,11 @@ def summarize(samples, boot=1000, seed=1):
             "ci_low": float(lo), "ci_high": float(hi), "mean": float(x.mean()), "sd": float(x.std(ddof=1)) if x.size > 1 else 0.0}
 
 
+def upper_median(xs):
+    """The upper median of counts, a value that occurred; None for no values."""
+    return sorted(xs)[len(xs) // 2] if xs else None
+
+
 def interleave(configs, measure, rounds, seed=1, progress=None):
     """Runs `measure(config)` (one short block, returning one number, e.g.
     the block's median) for every configuration in each of `rounds` rounds,

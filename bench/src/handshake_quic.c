@@ -27,7 +27,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
@@ -86,7 +85,7 @@ static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
     if (!w->started) { /* datagrams of an earlier connection do not count */
         if (out || !is_long || (d[0] & 0x30) != INITIAL_TYPE) return;
         const unsigned char *id = NULL;
-        w->odcid_len = dcid_of(d, len, &id);
+        if ((w->odcid_len = dcid_of(d, len, &id)) == 0) return;
         memcpy(w->odcid, id, w->odcid_len);
         w->started = 1;
     }
@@ -99,21 +98,26 @@ static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
     w->dgrams_in++, w->bytes_in += len;
     const unsigned char *id = NULL;
     size_t n = dcid_of(d, len, &id);
-    if (n == w->odcid_len && memcmp(id, w->odcid, n) == 0) w->first_in += len;
+    if (n > 0 && n == w->odcid_len && memcmp(id, w->odcid, n) == 0) w->first_in += len;
     else if (w->first_out > 0) w->answered = 1;
 }
 
-static BIO_MSG *nth(BIO_MSG *msg, size_t stride, size_t i) { return (BIO_MSG *)((char *)msg + i * stride); }
+static void count_all(BIO *b, int out, BIO_MSG *msg, size_t stride, size_t done) {
+    for (size_t i = 0; i < done; i++) {
+        BIO_MSG *m = (BIO_MSG *)((char *)msg + i * stride);
+        on_datagram(BIO_get_data(b), out, m->data, m->data_len);
+    }
+}
 
 static int count_send(BIO *b, BIO_MSG *msg, size_t stride, size_t num, uint64_t flags, size_t *done) {
     int ok = BIO_sendmmsg(BIO_next(b), msg, stride, num, flags, done);
-    for (size_t i = 0; ok && i < *done; i++) on_datagram(BIO_get_data(b), 1, nth(msg, stride, i)->data, nth(msg, stride, i)->data_len);
+    if (ok) count_all(b, 1, msg, stride, *done);
     return ok;
 }
 
 static int count_recv(BIO *b, BIO_MSG *msg, size_t stride, size_t num, uint64_t flags, size_t *done) {
     int ok = BIO_recvmmsg(BIO_next(b), msg, stride, num, flags, done);
-    for (size_t i = 0; ok && i < *done; i++) on_datagram(BIO_get_data(b), 0, nth(msg, stride, i)->data, nth(msg, stride, i)->data_len);
+    if (ok) count_all(b, 0, msg, stride, *done);
     return ok;
 }
 
@@ -236,6 +240,19 @@ static void serve(SSL_CTX *ctx, int fd, size_t count, unsigned timeout_ms) {
     SSL_free(listener);
 }
 
+typedef struct {
+    SSL_CTX *ctx;
+    int fd;
+    size_t count;
+    unsigned timeout_ms;
+} quic_server;
+
+static void serve_quic(unsigned i, void *arg) {
+    quic_server *q = arg;
+    (void)i;
+    serve(q->ctx, q->fd, q->count, q->timeout_ms);
+}
+
 /* ------------------------------------------------ client */
 typedef struct {
     uint64_t handshake_ns, total_ns;
@@ -292,14 +309,8 @@ int quic_link(SSL_CTX *server, SSL_CTX *client, const char *group, size_t count,
     if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || getsockname(fd, (struct sockaddr *)&a, &len) != 0)
         die("bind");
     size_t warmup = 1;
-    fflush(stdout);
-    pid_t child = fork();
-    if (child < 0) die("fork");
-    if (child == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the client */
-        serve(server, fd, count + warmup, timeout_ms);
-        _exit(0);
-    }
+    quic_server q = {server, fd, count + warmup, timeout_ms};
+    pid_t child = spawn(serve_quic, 0, &q);
     close(fd);
     enter_netns(o->client_ns);
     for (size_t i = 0; i < count + warmup; i++) {

@@ -584,20 +584,40 @@ static void client_loop(tls_pair *t, const char *group, int port, size_t count, 
     }
 }
 
+/* Runs fn(i, arg) in a child process that ends with this one; its pid. */
+pid_t spawn(void (*fn)(unsigned i, void *arg), unsigned i, void *arg) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) die("fork");
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* stopping the parent stops them all */
+        fn(i, arg);
+        fflush(stdout);
+        _exit(0);
+    }
+    return pid;
+}
+
+typedef struct {
+    tls_pair *t;
+    int lfd;
+    size_t count;
+} link_server;
+
+static void serve_link(unsigned i, void *arg) {
+    link_server *l = arg;
+    (void)i;
+    serve(l->t, l->lfd, l->count, 1);
+}
+
 static int link_mode(tls_pair *t, const char *group, size_t count) {
     if (net.server_ns == NULL || net.client_ns == NULL) die("link needs --server-netns and --client-netns");
     if (net.timeout_ms == 0) net.timeout_ms = 30000;
     enter_netns(net.server_ns);
     int port, lfd = listen_any(&port);
     size_t warmup = 1;
-    fflush(stdout);
-    pid_t server = fork();
-    if (server < 0) die("fork");
-    if (server == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive the client */
-        serve(t, lfd, count + warmup, 1);
-        _exit(0);
-    }
+    link_server l = {t, lfd, count + warmup};
+    pid_t server = spawn(serve_link, 0, &l);
     close(lfd);
     enter_netns(net.client_ns);
     client_loop(t, group, port, count, warmup);
@@ -611,16 +631,7 @@ static int link_mode(tls_pair *t, const char *group, size_t count) {
 static void in_processes(unsigned n, void (*fn)(unsigned, void *), void *arg) {
     pid_t *kids = calloc(n, sizeof *kids);
     if (kids == NULL) die("out of memory");
-    fflush(stdout);
-    for (unsigned i = 0; i < n; i++) {
-        if ((kids[i] = fork()) == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGTERM); /* stopping the parent stops them all */
-            fn(i, arg);
-            fflush(stdout);
-            _exit(0);
-        }
-        if (kids[i] < 0) die("fork");
-    }
+    for (unsigned i = 0; i < n; i++) kids[i] = spawn(fn, i, arg);
     for (unsigned i = 0; i < n; i++) waitpid(kids[i], NULL, 0);
     free(kids);
 }

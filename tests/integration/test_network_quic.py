@@ -135,9 +135,9 @@ def test_flight_above_the_amplification_budget_costs_a_round_trip(build, lab, to
 
 def test_network_suite_reports_both_transports(build, tmp_path):
     out = tmp_path / "run"
-    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(build), "--out", str(out),
-                        "network", "--transport", "both", "--rtts", "20", "--loss", "0", "--rates", "100", "--count",
-                        "3", "--cpu-count", "5", "--chain-rtt", "0",
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(build),
+                        "--out", str(out), "network", "--transport", "both", "--rtts", "20", "--loss", "0",
+                        "--rates", "100", "--count", "3", "--cpu-count", "5", "--chain-rtt", "0",
                         "--algorithms", "X25519/EC:P-256,x25519_smaugt1/no-such-signature"],
                        capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, r.stderr[-2000:]
