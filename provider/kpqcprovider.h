@@ -80,16 +80,18 @@ typedef struct kpqc_prov_ctx {
 } kpqc_prov_ctx;
 
 /* Classical helpers (prov_classical.c). */
+#define KPQC_CLASSICAL_MAX_PUB 133 /* a P-521 point, uncompressed */
 size_t kpqc_classical_pub_len(kpqc_classical c);
 size_t kpqc_classical_secret_len(kpqc_classical c);
 size_t kpqc_classical_sig_max_len(kpqc_classical c); /* DER ECDSA signature */
-EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, kpqc_classical c);
+/* `propq` is the application's property query, passed on to every fetch. */
+EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c);
 int kpqc_classical_get_pub(const EVP_PKEY *key, kpqc_classical c, unsigned char *out);
-EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *pub, size_t len);
-int kpqc_classical_derive(OSSL_LIB_CTX *libctx, EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *out, size_t len);
+EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c, const unsigned char *pub, size_t len);
+int kpqc_classical_derive(OSSL_LIB_CTX *libctx, const char *propq, EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *out, size_t len);
 /* ECPrivateKey DER of an EC key, and back (composite private keys). */
 int kpqc_classical_priv_der(const EVP_PKEY *key, unsigned char **der, size_t *len);
-EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *der, size_t len);
+EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c, const unsigned char *der, size_t len);
 
 /* A key of one kpqc_prov_alg. */
 typedef struct kpqc_key {
@@ -97,9 +99,11 @@ typedef struct kpqc_key {
     const kpqc_prov_alg *alg;
     unsigned char *pk, *sk;   /* KpqC halves, NULL when absent */
     EVP_PKEY *classical;      /* hybrids and composites only */
+    char *propq;              /* the application's property query for the classical half, or NULL */
 } kpqc_key;
 
 kpqc_key *kpqc_key_new(kpqc_prov_ctx *provctx, const kpqc_prov_alg *alg);
+int kpqc_key_set_propq(kpqc_key *key, const char *propq);
 void kpqc_key_free(kpqc_key *key);
 int kpqc_key_generate(kpqc_key *key);
 size_t kpqc_key_pub_len(const kpqc_prov_alg *alg);   /* encoded public key / key share */

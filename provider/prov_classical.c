@@ -35,9 +35,9 @@ size_t kpqc_classical_sig_max_len(kpqc_classical c) {
     return body + (body < 128 ? 2 : 3);
 }
 
-EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, kpqc_classical c) {
+EVP_PKEY *kpqc_classical_keygen(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c) {
     EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, classical[c].keytype, NULL);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, classical[c].keytype, propq);
     if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0) goto done;
     if (classical[c].group != NULL) {
         OSSL_PARAM params[] = {
@@ -59,11 +59,14 @@ int kpqc_classical_get_pub(const EVP_PKEY *key, kpqc_classical c, unsigned char 
     return len == classical[c].pub_len;
 }
 
-EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *pub,
+EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c, const unsigned char *pub,
                                   size_t len) {
     EVP_PKEY *key = NULL;
-    if (len != classical[c].pub_len) return NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, classical[c].keytype, NULL);
+    /* TLS 1.3 (RFC 8446, 4.2.8.2) and the composite encoding carry EC points
+     * uncompressed: 0x04 || x || y.  libcrypto would also take the hybrid
+     * forms (0x06/0x07) of the same length; they are refused here. */
+    if (len != classical[c].pub_len || (classical[c].group != NULL && pub[0] != 0x04)) return NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, classical[c].keytype, propq);
     OSSL_PARAM params[3];
     size_t n = 0;
     if (classical[c].group != NULL)
@@ -77,11 +80,11 @@ EVP_PKEY *kpqc_classical_from_pub(OSSL_LIB_CTX *libctx, kpqc_classical c, const 
     return key;
 }
 
-int kpqc_classical_derive(OSSL_LIB_CTX *libctx, EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *out,
+int kpqc_classical_derive(OSSL_LIB_CTX *libctx, const char *propq, EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *out,
                           size_t len) {
     size_t got = len;
     int ok = 0;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(libctx, priv, NULL);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(libctx, priv, propq);
     if (ctx != NULL && EVP_PKEY_derive_init(ctx) > 0 && EVP_PKEY_derive_set_peer(ctx, peer) > 0 &&
         EVP_PKEY_derive(ctx, out, &got) > 0 && got == len)
         ok = 1;
@@ -98,10 +101,10 @@ int kpqc_classical_priv_der(const EVP_PKEY *key, unsigned char **der, size_t *le
     return 1;
 }
 
-EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, const unsigned char *der,
+EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, const char *propq, kpqc_classical c, const unsigned char *der,
                                        size_t len) {
     const unsigned char *p = der;
-    EVP_PKEY *key = d2i_PrivateKey_ex(EVP_PKEY_EC, NULL, &p, (long)len, libctx, NULL);
+    EVP_PKEY *key = d2i_PrivateKey_ex(EVP_PKEY_EC, NULL, &p, (long)len, libctx, propq);
     EVP_PKEY_CTX *check = NULL;
     char group[32];
     /* The whole rest of the encoding, on the curve the algorithm names, and
@@ -109,7 +112,7 @@ EVP_PKEY *kpqc_classical_from_priv_der(OSSL_LIB_CTX *libctx, kpqc_classical c, c
     if (key == NULL || p != der + len ||
         !EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, NULL) ||
         classical[c].group == NULL || OBJ_sn2nid(group) != EC_curve_nist2nid(classical[c].group) ||
-        (check = EVP_PKEY_CTX_new_from_pkey(libctx, key, NULL)) == NULL || EVP_PKEY_pairwise_check(check) != 1) {
+        (check = EVP_PKEY_CTX_new_from_pkey(libctx, key, propq)) == NULL || EVP_PKEY_pairwise_check(check) != 1) {
         EVP_PKEY_CTX_free(check);
         EVP_PKEY_free(key);
         return NULL;

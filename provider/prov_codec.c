@@ -25,33 +25,31 @@
 enum structure { SPKI, PKCS8, TEXT };
 enum format { DER, PEM };
 
-static void *codec_newctx(void *provctx) { return provctx; }
-static void codec_freectx(void *ctx) { (void)ctx; }
-
 /* ------------------------------------------------------- encoding */
 
-/* An encoder's context: the cipher a private key is to be encrypted with
- * (OSSL_ENCODER_CTX_set_cipher, `-aes256`), NULL for none. */
+/* An encoder's or decoder's context. */
 typedef struct {
     kpqc_prov_ctx *provctx;
-    EVP_CIPHER *cipher;
-} encoder_ctx;
+    EVP_CIPHER *cipher; /* encoders: encrypt private keys with it (`-aes256`), or NULL */
+    char *propq;        /* decoders: the application's property query, kept by the keys made */
+} codec_ctx;
 
-static void *encoder_newctx(void *provctx) {
-    encoder_ctx *ctx = OPENSSL_zalloc(sizeof *ctx);
+static void *codec_newctx(void *provctx) {
+    codec_ctx *ctx = OPENSSL_zalloc(sizeof *ctx);
     if (ctx != NULL) ctx->provctx = provctx;
     return ctx;
 }
 
-static void encoder_freectx(void *vctx) {
-    encoder_ctx *ctx = vctx;
+static void codec_freectx(void *vctx) {
+    codec_ctx *ctx = vctx;
     if (ctx == NULL) return;
     EVP_CIPHER_free(ctx->cipher);
+    OPENSSL_free(ctx->propq);
     OPENSSL_free(ctx);
 }
 
 static int encoder_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
-    encoder_ctx *ctx = vctx;
+    codec_ctx *ctx = vctx;
     const OSSL_PARAM *c = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
     const OSSL_PARAM *pq = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_PROPERTIES);
     const char *name = NULL, *propq = NULL;
@@ -86,7 +84,7 @@ static int write_all(BIO *out, const unsigned char *buf, size_t len) {
  * cipher (PBES2, PBKDF2 with OpenSSL's defaults), with the passphrase the
  * application's callback gives.  In place: `*der` is replaced.
  */
-static int encrypt_pkcs8(encoder_ctx *ctx, const kpqc_prov_alg *alg, unsigned char **der, size_t *der_len,
+static int encrypt_pkcs8(codec_ctx *ctx, const kpqc_prov_alg *alg, unsigned char **der, size_t *der_len,
                          OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
     char pass[1024];
     size_t pass_len = 0;
@@ -117,7 +115,7 @@ done:
     return 1;
 }
 
-static int encode_der_or_pem(encoder_ctx *ctx, BIO *out, const kpqc_key *key, enum structure s, enum format f,
+static int encode_der_or_pem(codec_ctx *ctx, BIO *out, const kpqc_key *key, enum structure s, enum format f,
                              OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
     const kpqc_prov_alg *alg = key->alg;
     unsigned char *body = NULL, *der = NULL;
@@ -166,7 +164,7 @@ static int encode_text(BIO *out, const kpqc_key *key, int selection) {
 
 static int encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj, enum structure s, enum format f, int selection,
                   OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg) {
-    encoder_ctx *ctx = vctx;
+    codec_ctx *ctx = vctx;
     const kpqc_key *key = obj;
     if (key == NULL) return 0; /* keys of other providers are exported to ours first */
     BIO *out = BIO_new_from_core_bio(ctx->provctx->libctx, cout);
@@ -199,8 +197,8 @@ static int text_selection(void *ctx, int selection) {
         return encode(ctx, out, obj, s, f, selection, cb, cbarg);                                            \
     }                                                                                                        \
     static const OSSL_DISPATCH fn##_dispatch[] = {                                                           \
-        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))encoder_newctx},                                          \
-        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))encoder_freectx},                                        \
+        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))codec_newctx},                                            \
+        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))codec_freectx},                                          \
         {OSSL_FUNC_ENCODER_SET_CTX_PARAMS, (void (*)(void))encoder_set_ctx_params},                          \
         {OSSL_FUNC_ENCODER_SETTABLE_CTX_PARAMS, (void (*)(void))encoder_settable_ctx_params},                \
         {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))selection_fn},                                    \
@@ -233,13 +231,17 @@ static unsigned char *read_all(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, size_
     for (;;) {
         size_t got = 0;
         if (*len == cap) {
-            unsigned char *p = cap < MAX_ENCODED_INPUT ? OPENSSL_realloc(buf, cap = cap ? 2 * cap : 4096) : NULL;
+            /* The input may be a private key: no uncleansed copy is left
+             * behind when the buffer moves or the read fails. */
+            size_t grown = cap ? 2 * cap : 4096;
+            unsigned char *p = cap < MAX_ENCODED_INPUT ? OPENSSL_clear_realloc(buf, cap, grown) : NULL;
             if (p == NULL) {
-                OPENSSL_free(buf);
+                OPENSSL_clear_free(buf, cap);
                 buf = NULL;
                 break;
             }
             buf = p;
+            cap = grown;
         }
         if (BIO_read_ex(in, buf + *len, cap - *len, &got) != 1 || got == 0) break;
         *len += got;
@@ -261,8 +263,26 @@ static const kpqc_prov_alg *identify(const kpqc_prov_table *t, enum structure s,
     return NULL;
 }
 
-static int decode(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, enum structure s, int selection,
-                  OSSL_CALLBACK *data_cb, void *data_cbarg) {
+static int decoder_set_ctx_params(void *vctx, const OSSL_PARAM params[]) {
+    codec_ctx *ctx = vctx;
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_DECODER_PARAM_PROPERTIES);
+    const char *propq = NULL;
+    if (p == NULL) return 1;
+    if (!OSSL_PARAM_get_utf8_string_ptr(p, &propq)) return 0;
+    OPENSSL_free(ctx->propq);
+    ctx->propq = NULL;
+    return propq == NULL || (ctx->propq = OPENSSL_strdup(propq)) != NULL;
+}
+
+static const OSSL_PARAM *decoder_settable_ctx_params(void *provctx) {
+    static const OSSL_PARAM table[] = {OSSL_PARAM_utf8_string(OSSL_DECODER_PARAM_PROPERTIES, NULL, 0), OSSL_PARAM_END};
+    (void)provctx;
+    return table;
+}
+
+static int decode(codec_ctx *ctx, OSSL_CORE_BIO *cin, enum structure s, int selection, OSSL_CALLBACK *data_cb,
+                  void *data_cbarg) {
+    kpqc_prov_ctx *provctx = ctx->provctx;
     size_t len = 0, body_len = 0;
     const unsigned char *body = NULL;
     unsigned char *der = read_all(provctx, cin, &len);
@@ -272,7 +292,7 @@ static int decode(kpqc_prov_ctx *provctx, OSSL_CORE_BIO *cin, enum structure s, 
     (void)selection;
     if (alg != NULL) {
         key = kpqc_key_new(provctx, alg);
-        if (key != NULL && (s == SPKI ? kpqc_key_decode_pub(key, body, body_len)
+        if (key != NULL && kpqc_key_set_propq(key, ctx->propq) && (s == SPKI ? kpqc_key_decode_pub(key, body, body_len)
                                       : kpqc_key_decode_priv(key, body, body_len))) {
             int object_type = OSSL_OBJECT_PKEY;
             OSSL_PARAM params[] = {
@@ -305,6 +325,8 @@ static int decoder_export_object(void *vctx, const void *reference, size_t refer
     static const OSSL_DISPATCH fn##_dispatch[] = {                                                             \
         {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))codec_newctx},                                              \
         {OSSL_FUNC_DECODER_FREECTX, (void (*)(void))codec_freectx},                                            \
+        {OSSL_FUNC_DECODER_SET_CTX_PARAMS, (void (*)(void))decoder_set_ctx_params},                            \
+        {OSSL_FUNC_DECODER_SETTABLE_CTX_PARAMS, (void (*)(void))decoder_settable_ctx_params},                  \
         {OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))selection_fn},                                      \
         {OSSL_FUNC_DECODER_DECODE, (void (*)(void))fn},                                                        \
         {OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))decoder_export_object},                              \

@@ -34,8 +34,8 @@ static int kem_init(void *vctx, void *vkey, const OSSL_PARAM params[], int need_
     kem_ctx *ctx = vctx;
     kpqc_key *key = vkey;
     (void)params;
-    if (key == NULL || (need_private ? key->sk == NULL : key->pk == NULL)) {
-        kpqc_prov_raise(ctx->provctx, KPQC_R_MISSING_KEY, "%s key needed",
+    if (key == NULL || key->alg->kind != KPQC_PROV_KEM || (need_private ? key->sk == NULL : key->pk == NULL)) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_MISSING_KEY, "%s KEM key needed",
                         need_private ? "a private" : "a public");
         return 0;
     }
@@ -57,10 +57,18 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsig
     const kpqc_prov_alg *alg = ctx->key->alg;
     const kpqc_kem *kem = alg->kem;
     size_t cpub = kpqc_classical_pub_len(alg->classical), css = kpqc_classical_secret_len(alg->classical);
-    if (out == NULL || secret == NULL) { /* size query */
+    /* OpenSSL's convention: no ciphertext buffer asks for the sizes; a
+     * ciphertext without a buffer for its secret is an error, never a
+     * "success" that leaves the secret unwritten. */
+    if (out == NULL) {
+        if (outlen == NULL && secretlen == NULL) return 0;
         if (outlen != NULL) *outlen = kpqc_key_ct_len(alg);
         if (secretlen != NULL) *secretlen = kpqc_key_secret_len(alg);
         return 1;
+    }
+    if (secret == NULL) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_WRONG_LENGTH, "no buffer for the shared secret");
+        return 0;
     }
     if ((outlen != NULL && *outlen < kpqc_key_ct_len(alg)) ||
         (secretlen != NULL && *secretlen < kpqc_key_secret_len(alg))) {
@@ -68,9 +76,9 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsig
         return 0;
     }
     if (cpub != 0) {
-        EVP_PKEY *eph = kpqc_classical_keygen(ctx->provctx->libctx, alg->classical);
+        EVP_PKEY *eph = kpqc_classical_keygen(ctx->provctx->libctx, ctx->key->propq, alg->classical);
         int ok = eph != NULL && kpqc_classical_get_pub(eph, alg->classical, out) &&
-                 kpqc_classical_derive(ctx->provctx->libctx, eph, ctx->key->classical, secret, css);
+                 kpqc_classical_derive(ctx->provctx->libctx, ctx->key->propq, eph, ctx->key->classical, secret, css);
         EVP_PKEY_free(eph);
         if (!ok) {
             kpqc_prov_raise(ctx->provctx, KPQC_R_OPERATION_FAILED, "%s: classical key agreement failed", alg->name);
@@ -111,9 +119,9 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen, const
         return 0;
     }
     if (cpub != 0) {
-        EVP_PKEY *peer = kpqc_classical_from_pub(ctx->provctx->libctx, alg->classical, in, cpub);
+        EVP_PKEY *peer = kpqc_classical_from_pub(ctx->provctx->libctx, ctx->key->propq, alg->classical, in, cpub);
         int ok = peer != NULL &&
-                 kpqc_classical_derive(ctx->provctx->libctx, ctx->key->classical, peer, out, css);
+                 kpqc_classical_derive(ctx->provctx->libctx, ctx->key->propq, ctx->key->classical, peer, out, css);
         EVP_PKEY_free(peer);
         if (!ok) {
             kpqc_prov_raise(ctx->provctx, KPQC_R_DECAPSULATION_FAILED, "%s: invalid classical share", alg->name);

@@ -23,7 +23,16 @@ void kpqc_key_free(kpqc_key *key) {
     OPENSSL_free(key->pk);
     OPENSSL_secure_clear_free(key->sk, key->alg->pq_sk_len);
     EVP_PKEY_free(key->classical);
+    OPENSSL_free(key->propq);
     OPENSSL_free(key);
+}
+
+int kpqc_key_set_propq(kpqc_key *key, const char *propq) {
+    char *copy = NULL;
+    if (propq != NULL && (copy = OPENSSL_strdup(propq)) == NULL) return 0;
+    OPENSSL_free(key->propq);
+    key->propq = copy;
+    return 1;
 }
 
 int kpqc_key_generate(kpqc_key *key) {
@@ -41,7 +50,7 @@ int kpqc_key_generate(kpqc_key *key) {
         return 0;
     }
     if (alg->classical != KPQC_CLASSICAL_NONE &&
-        (key->classical = kpqc_classical_keygen(key->provctx->libctx, alg->classical)) == NULL) {
+        (key->classical = kpqc_classical_keygen(key->provctx->libctx, key->propq, alg->classical)) == NULL) {
         kpqc_prov_raise(key->provctx, KPQC_R_OPERATION_FAILED, "%s: classical key generation failed", alg->name);
         return 0;
     }
@@ -92,7 +101,7 @@ int kpqc_key_decode_pub(kpqc_key *key, const unsigned char *in, size_t len) {
                         kpqc_key_pub_len(alg), len);
         return 0;
     }
-    if (c != 0 && (classical = kpqc_classical_from_pub(key->provctx->libctx, alg->classical,
+    if (c != 0 && (classical = kpqc_classical_from_pub(key->provctx->libctx, key->propq, alg->classical,
                                                        in + classical_offset(alg), c)) == NULL) {
         kpqc_prov_raise(key->provctx, KPQC_R_BAD_ENCODING, "invalid classical part in %s public key", alg->name);
         return 0;
@@ -175,7 +184,7 @@ int kpqc_key_decode_priv(kpqc_key *key, const unsigned char *in, size_t len) {
                         alg->name, composite ? "more than " : "", fixed, len);
         return 0;
     }
-    if (composite && (classical = kpqc_classical_from_priv_der(key->provctx->libctx, alg->classical,
+    if (composite && (classical = kpqc_classical_from_priv_der(key->provctx->libctx, key->propq, alg->classical,
                                                                in + fixed, len - fixed)) == NULL) {
         kpqc_prov_raise(key->provctx, KPQC_R_BAD_ENCODING, "invalid ECDSA part in %s private key", alg->name);
         return 0;
@@ -226,8 +235,8 @@ static int pq_public_ok(kpqc_prov_ctx *provctx, const kpqc_prov_alg *alg, const 
 
 /* The classical half: its point on the curve (public), its scalar's range and
  * the scalar against the point (pair).  X25519/X448 values are all valid. */
-static int classical_ok(kpqc_prov_ctx *provctx, EVP_PKEY *classical, int selection) {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(provctx->libctx, classical, NULL);
+static int classical_ok(kpqc_prov_ctx *provctx, const char *propq, EVP_PKEY *classical, int selection) {
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(provctx->libctx, classical, propq);
     int ok = ctx != NULL;
     if (ok && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY)) ok = EVP_PKEY_public_check(ctx) == 1;
     if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY))
@@ -244,7 +253,7 @@ int kpqc_key_validate(const void *keydata, int selection, int checktype) {
     (void)checktype; /* every check is the full one */
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1; /* no domain parameters */
     if (alg->classical != KPQC_CLASSICAL_NONE &&
-        (key->classical == NULL || !classical_ok(key->provctx, key->classical, selection)))
+        (key->classical == NULL || !classical_ok(key->provctx, key->propq, key->classical, selection)))
         ok = 0;
     if (ok && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY))
         ok = key->pk != NULL && pq_public_ok(key->provctx, alg, key->pk);

@@ -154,7 +154,7 @@ static const OSSL_PARAM *key_io_types(int selection) {
 static void *key_dup(const void *keydata, int selection) {
     const kpqc_key *src = keydata;
     kpqc_key *key = kpqc_key_new(src->provctx, src->alg);
-    if (key == NULL) return NULL;
+    if (key == NULL || !kpqc_key_set_propq(key, src->propq)) goto fail;
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && src->pk != NULL &&
         (key->pk = OPENSSL_memdup(src->pk, src->alg->pq_pk_len)) == NULL)
         goto fail;
@@ -162,9 +162,17 @@ static void *key_dup(const void *keydata, int selection) {
         if ((key->sk = OPENSSL_secure_malloc(src->alg->pq_sk_len)) == NULL) goto fail;
         memcpy(key->sk, src->sk, src->alg->pq_sk_len);
     }
-    if (src->classical != NULL && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR)) {
+    if (src->classical != NULL && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY)) {
         if (!EVP_PKEY_up_ref(src->classical)) goto fail;
         key->classical = src->classical; /* immutable once made */
+    } else if (src->classical != NULL && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY)) {
+        /* A public copy must not share the object that holds the scalar. */
+        unsigned char point[KPQC_CLASSICAL_MAX_PUB];
+        kpqc_classical c = src->alg->classical;
+        if (!kpqc_classical_get_pub(src->classical, c, point) ||
+            (key->classical = kpqc_classical_from_pub(src->provctx->libctx, src->propq, c, point,
+                                                      kpqc_classical_pub_len(c))) == NULL)
+            goto fail;
     }
     return key;
 fail:
@@ -178,16 +186,24 @@ typedef struct {
     kpqc_prov_ctx *provctx;
     const kpqc_prov_alg *alg;
     int selection;
+    char *propq; /* "properties": the application's query for the classical half */
 } gen_ctx;
 
 static int gen_set_params(void *genctx, const OSSL_PARAM params[]) {
-    (void)genctx, (void)params; /* the group name is implied by the algorithm */
-    return 1;
+    gen_ctx *g = genctx;
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PROPERTIES);
+    const char *propq = NULL;
+    /* The group name is implied by the algorithm. */
+    if (p == NULL) return 1;
+    if (!OSSL_PARAM_get_utf8_string_ptr(p, &propq)) return 0;
+    OPENSSL_free(g->propq);
+    return propq == NULL || (g->propq = OPENSSL_strdup(propq)) != NULL;
 }
 
 static const OSSL_PARAM *gen_settable_params(void *genctx, void *provctx) {
     static const OSSL_PARAM table[] = {
-        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0), OSSL_PARAM_END};
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_PROPERTIES, NULL, 0), OSSL_PARAM_END};
     (void)genctx, (void)provctx;
     return table;
 }
@@ -196,16 +212,22 @@ static void *gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg) {
     gen_ctx *g = genctx;
     (void)cb, (void)cbarg;
     kpqc_key *key = kpqc_key_new(g->provctx, g->alg);
-    if (key == NULL || (g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+    if (key == NULL || !kpqc_key_set_propq(key, g->propq)) goto fail;
+    if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return key; /* a parameters-only key: TLS fills in the peer's share */
-    if (!kpqc_key_generate(key)) {
-        kpqc_key_free(key);
-        return NULL;
-    }
+    if (!kpqc_key_generate(key)) goto fail;
     return key;
+fail:
+    kpqc_key_free(key);
+    return NULL;
 }
 
-static void gen_cleanup(void *genctx) { OPENSSL_free(genctx); }
+static void gen_cleanup(void *genctx) {
+    gen_ctx *g = genctx;
+    if (g == NULL) return;
+    OPENSSL_free(g->propq);
+    OPENSSL_free(g);
+}
 
 static void *gen_init_for(kpqc_prov_ctx *provctx, const char *name, int selection, const OSSL_PARAM params[]) {
     gen_ctx *g = OPENSSL_zalloc(sizeof *g);
@@ -214,7 +236,7 @@ static void *gen_init_for(kpqc_prov_ctx *provctx, const char *name, int selectio
     g->selection = selection;
     g->alg = kpqc_prov_table_find(&provctx->table, name);
     if (g->alg == NULL || !gen_set_params(g, params)) {
-        OPENSSL_free(g);
+        gen_cleanup(g);
         return NULL;
     }
     return g;

@@ -23,9 +23,14 @@
 
 #define COMPOSITE_PREFIX "CompositeAlgorithmSignatures2025"
 
+/* Streaming calls buffer the message (the schemes hash it themselves); a
+ * message longer than this is refused rather than growing without bound. */
+#define MAX_STREAMED_MESSAGE ((size_t)64 << 20)
+
 typedef struct {
     kpqc_prov_ctx *provctx;
     kpqc_key *key;
+    char *propq; /* the application's property query: ECDSA and the digest are fetched with it */
     unsigned char context[KPQC_SIG_MAX_CONTEXT];
     size_t context_len;
     unsigned char *msg; /* streaming: the message so far */
@@ -34,15 +39,20 @@ typedef struct {
 
 static void *sig_newctx(void *provctx, const char *propq) {
     sig_ctx *ctx = OPENSSL_zalloc(sizeof *ctx);
-    (void)propq;
-    if (ctx != NULL) ctx->provctx = provctx;
+    if (ctx == NULL) return NULL;
+    ctx->provctx = provctx;
+    if (propq != NULL && (ctx->propq = OPENSSL_strdup(propq)) == NULL) {
+        OPENSSL_free(ctx);
+        return NULL;
+    }
     return ctx;
 }
 
 static void sig_freectx(void *vctx) {
     sig_ctx *ctx = vctx;
     if (ctx == NULL) return;
-    OPENSSL_free(ctx->msg);
+    OPENSSL_clear_free(ctx->msg, ctx->msg_cap);
+    OPENSSL_free(ctx->propq);
     OPENSSL_free(ctx);
 }
 
@@ -51,7 +61,10 @@ static void *sig_dupctx(void *vctx) {
     if (ctx == NULL) return NULL;
     ctx->msg = NULL;
     ctx->msg_cap = 0;
-    if (src->msg_len != 0 && (ctx->msg = OPENSSL_memdup(src->msg, src->msg_len)) == NULL) {
+    ctx->propq = NULL;
+    if ((src->propq != NULL && (ctx->propq = OPENSSL_strdup(src->propq)) == NULL) ||
+        (src->msg_len != 0 && (ctx->msg = OPENSSL_memdup(src->msg, src->msg_len)) == NULL)) {
+        OPENSSL_free(ctx->propq);
         OPENSSL_free(ctx);
         return NULL;
     }
@@ -111,6 +124,7 @@ static int sig_init(void *vctx, void *vkey, const OSSL_PARAM params[], int signi
                         signing ? "private" : "public");
         return 0;
     }
+    if (ctx->msg != NULL) OPENSSL_cleanse(ctx->msg, ctx->msg_len);
     ctx->msg_len = 0;
     ctx->context_len = 0;
     return sig_set_ctx_params(ctx, params);
@@ -144,7 +158,7 @@ static void composite_label(const kpqc_prov_alg *alg, char *label, size_t size) 
 static unsigned char *composite_representative(sig_ctx *ctx, const unsigned char *msg, size_t msg_len,
                                                const char *label, size_t *rep_len) {
     OSSL_LIB_CTX *libctx = ctx->provctx->libctx;
-    EVP_MD *md = EVP_MD_fetch(libctx, ctx->key->alg->digest, NULL);
+    EVP_MD *md = EVP_MD_fetch(libctx, ctx->key->alg->digest, ctx->propq);
     size_t prefix = strlen(COMPOSITE_PREFIX), lab = strlen(label);
     unsigned char *rep = NULL;
     unsigned int hlen = 0;
@@ -171,9 +185,9 @@ static int ecdsa(sig_ctx *ctx, int signing, unsigned char *sig, size_t *sig_len,
     const char *digest = ctx->key->alg->digest;
     OSSL_LIB_CTX *libctx = ctx->provctx->libctx;
     int ok = mctx != NULL &&
-             (signing ? EVP_DigestSignInit_ex(mctx, NULL, digest, libctx, NULL, ctx->key->classical, NULL) == 1 &&
+             (signing ? EVP_DigestSignInit_ex(mctx, NULL, digest, libctx, ctx->propq, ctx->key->classical, NULL) == 1 &&
                             EVP_DigestSign(mctx, sig, sig_len, msg, msg_len) == 1
-                      : EVP_DigestVerifyInit_ex(mctx, NULL, digest, libctx, NULL, ctx->key->classical, NULL) == 1 &&
+                      : EVP_DigestVerifyInit_ex(mctx, NULL, digest, libctx, ctx->propq, ctx->key->classical, NULL) == 1 &&
                             EVP_DigestVerify(mctx, sig, *sig_len, msg, msg_len) == 1);
     EVP_MD_CTX_free(mctx);
     return ok;
@@ -255,10 +269,15 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen, const
 static int digest_update(void *vctx, const unsigned char *data, size_t len) {
     sig_ctx *ctx = vctx;
     if (len == 0) return 1;
-    if (len > SIZE_MAX / 2 - ctx->msg_len) return 0;
+    if (len > MAX_STREAMED_MESSAGE - ctx->msg_len) {
+        kpqc_prov_raise(ctx->provctx, KPQC_R_WRONG_LENGTH, "streamed message longer than %zu bytes",
+                        MAX_STREAMED_MESSAGE);
+        return 0;
+    }
     if (ctx->msg_len + len > ctx->msg_cap) {
         size_t cap = 2 * (ctx->msg_len + len);
-        unsigned char *p = OPENSSL_realloc(ctx->msg, cap);
+        if (cap > MAX_STREAMED_MESSAGE) cap = MAX_STREAMED_MESSAGE;
+        unsigned char *p = OPENSSL_clear_realloc(ctx->msg, ctx->msg_cap, cap);
         if (p == NULL) return 0;
         ctx->msg = p;
         ctx->msg_cap = cap;

@@ -3,7 +3,9 @@
  * key generation, the encoded public key (what TLS sends) set on a fresh
  * key as libssl does, encapsulation/decapsulation round trips, and clean
  * OpenSSL errors (never a crash) for truncated ciphertexts, wrong-length
- * or malformed public keys, keys of the wrong type and unknown names.
+ * or malformed public keys, EC shares not in uncompressed form, keys of the
+ * wrong type and unknown names.  Then the application's property query
+ * reaching the classical halves, and the bound on streamed messages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +102,27 @@ static void check_kem(const char *name) {
     else
         CHECK(provider_error_raised());
 
+    /* EC halves (ECDH first in the NIST-curve hybrids) only as uncompressed
+     * points: every other prefix, in key share and ciphertext, is refused. */
+    if (strncmp(name, "p256_", 5) == 0 || strncmp(name, "p384_", 5) == 0 || strncmp(name, "p521_", 5) == 0) {
+        static const unsigned char prefixes[] = {0x00, 0x02, 0x03, 0x05, 0x06, 0x07, 0xFF};
+        CHECK(share[0] == 0x04 && ct[0] == 0x04);
+        for (size_t i = 0; i < sizeof prefixes; i++) {
+            memcpy(big, ct, ct_len);
+            big[0] = prefixes[i];
+            ss2_len = ss_len + 8;
+            CHECK(EVP_PKEY_decapsulate(dec, ss2, &ss2_len, big, ct_len) <= 0);
+            CHECK(provider_error_raised());
+            unsigned char saved = share[0];
+            share[0] = prefixes[i];
+            EVP_PKEY *odd = peer_from_share(name, share, share_len);
+            CHECK(odd == NULL);
+            EVP_PKEY_free(odd);
+            share[0] = saved;
+            ERR_clear_error();
+        }
+    }
+
     /* Public keys of the wrong length, or all 0xFF, are refused. */
     CHECK(peer_from_share(name, share, share_len - 1) == NULL);
     CHECK(provider_error_raised());
@@ -122,6 +145,64 @@ static void check_kem(const char *name) {
     free(ct), free(ss), free(ss2), free(big);
 }
 
+/* A property query no classical implementation satisfies (only our own
+ * provider) must reach the classical half: its fetches then fail, where a
+ * NULL query would have used the default provider unasked. */
+#define ONLY_KPQC "provider=kpqcprovider"
+
+static void check_propq(const char *hybrid, const char *composite) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(libctx, hybrid, NULL);
+    OSSL_PARAM params[] = {OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_PROPERTIES, ONLY_KPQC, 0), OSSL_PARAM_END};
+    if (ctx != NULL) { /* NULL: family not built */
+        CHECK(EVP_PKEY_keygen_init(ctx) > 0 && EVP_PKEY_CTX_set_params(ctx, params) > 0);
+        CHECK(EVP_PKEY_keygen(ctx, &key) <= 0); /* no ECDH key generation under that query */
+    }
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    ERR_clear_error();
+
+    EVP_PKEY *sig_key = keygen(composite);
+    if (sig_key == NULL) { /* family not built */
+        ERR_clear_error();
+        return;
+    }
+    static const unsigned char msg[] = "property query";
+    unsigned char sig[16384];
+    size_t sig_len = sizeof sig;
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    CHECK(EVP_DigestSignInit_ex(md, NULL, NULL, libctx, NULL, sig_key, NULL) == 1 &&
+          EVP_DigestSign(md, sig, &sig_len, msg, sizeof msg) == 1);
+    EVP_MD_CTX_free(md);
+    md = EVP_MD_CTX_new();
+    sig_len = sizeof sig;
+    CHECK(EVP_DigestSignInit_ex(md, NULL, NULL, libctx, ONLY_KPQC, sig_key, NULL) != 1 ||
+          EVP_DigestSign(md, sig, &sig_len, msg, sizeof msg) != 1);
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(sig_key);
+    ERR_clear_error();
+}
+
+/* Streamed messages are buffered up to 64 MiB; one byte more is refused. */
+static void check_stream_bound(const char *alg) {
+    EVP_PKEY *key = keygen(alg);
+    if (key == NULL) {
+        ERR_clear_error();
+        return;
+    }
+    size_t chunk = (size_t)1 << 20;
+    unsigned char *buf = calloc(1, chunk);
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    int ok = buf != NULL && EVP_DigestSignInit_ex(md, NULL, NULL, libctx, NULL, key, NULL) == 1;
+    for (int i = 0; ok && i < 64; i++) ok = EVP_DigestSignUpdate(md, buf, chunk) == 1;
+    CHECK(ok);
+    CHECK(EVP_DigestSignUpdate(md, buf, 1) != 1);
+    CHECK(provider_error_raised());
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(key);
+    free(buf);
+}
+
 int main(int argc, char **argv) {
     libctx = OSSL_LIB_CTX_new();
     if (argc > 1) OSSL_PROVIDER_set_default_search_path(libctx, argv[1]);
@@ -131,6 +212,10 @@ int main(int argc, char **argv) {
     if (kpqc == NULL) return 1;
     /* Every group the provider announces, by its names from the table. */
     for (int i = 2; i < argc; i++) check_kem(argv[i]);
+    check_propq("p256_smaugt1", "p256_haetae2");
+    check_propq("p256_ntruplus768", "p256_aimer128f");
+    check_stream_bound("aimer128f");
+    check_stream_bound("haetae2");
     /* Unknown names and wrong key types fail cleanly. */
     CHECK(keygen("no_such_kem") == NULL);
     ERR_clear_error();
