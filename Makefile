@@ -7,6 +7,10 @@ FORTIFY_BUILD ?= build-fortify
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# OpenSSL series the provider is also built and tested against (the version
+# matrix, cmake/OpenSSLMatrix.cmake); `make test` runs all of them.  Empty:
+# keep what the build directory has (3.0, the system's, by default).
+OPENSSL_MATRIX ?=
 
 .PHONY: all deps build test test-asan test-fortify fuzz ct-report soak bench paper clean
 
@@ -16,12 +20,15 @@ deps:
 	@sh scripts/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	    $(if $(OPENSSL_MATRIX),-DKPQC_OPENSSL_MATRIX="$(OPENSSL_MATRIX)") $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The whole suite: unit, KAT (both code paths), constant-time (valgrind),
 # integration (openssl CLI, TLS, MQTT), then the same unit tests under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# AddressSanitizer + UndefinedBehaviorSanitizer; the provider also against
+# the system's OpenSSL 3.0 and private 3.6 and 4.0 builds (cached).
+test: OPENSSL_MATRIX = 3.0;3.6;4.0
 test: build test-asan test-fortify fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 

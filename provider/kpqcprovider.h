@@ -14,6 +14,8 @@
 
 #include <kpqc/kpqc.h>
 
+#include "prov_compat.h"
+
 /* Classical half of a hybrid group or a composite signature. */
 typedef enum { KPQC_CLASSICAL_NONE, KPQC_X25519, KPQC_X448, KPQC_P256, KPQC_P384, KPQC_P521 } kpqc_classical;
 
@@ -77,6 +79,7 @@ typedef struct kpqc_prov_ctx {
     OSSL_LIB_CTX *libctx;  /* child library context: the classical halves */
     kpqc_prov_table table; /* this instance's algorithms */
     OSSL_ALGORITHM *keymgmt_algs, *kem_algs, *sig_algs, *encoder_algs, *decoder_algs;
+    int tls_sigalgs;       /* the core understands the TLS-SIGALG capability (>= 3.2) */
 } kpqc_prov_ctx;
 
 /* Classical helpers (prov_classical.c). */

@@ -131,10 +131,33 @@ int kpqc_prov_tls_sigalgs(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void 
     return 1;
 }
 
-static int get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg) {
+/* Provider parameter: "available" when KpqC signatures are offered as TLS 1.3
+ * signature algorithms, "unavailable" on cores older than 3.2. */
+#define KPQC_PROV_PARAM_TLS_SIGALGS "kpqc-tls-sigalgs"
+
+/*
+ * TLS-SIGALG only where the core understands it: libssl learnt provider
+ * signature algorithms in 3.2.  An older core is offered none (the query
+ * succeeds with an empty list), so KpqC certificates still verify there but
+ * no handshake can be signed with them; "kpqc-tls-sigalgs" says which.
+ */
+static int get_capabilities(void *vctx, const char *capability, OSSL_CALLBACK *cb, void *arg) {
+    kpqc_prov_ctx *provctx = vctx;
     if (strcasecmp(capability, "TLS-GROUP") == 0) return kpqc_prov_tls_groups(provctx, cb, arg);
-    if (strcasecmp(capability, "TLS-SIGALG") == 0) return kpqc_prov_tls_sigalgs(provctx, cb, arg);
+    if (strcasecmp(capability, "TLS-SIGALG") == 0)
+        return provctx->tls_sigalgs ? kpqc_prov_tls_sigalgs(provctx, cb, arg) : 1;
     return 0;
+}
+
+/* The running core's version ("3.0.19", "4.0.3"), read once at load time. */
+static int core_understands_tls_sigalgs(const kpqc_prov_ctx *c) {
+    const char *version = NULL;
+    unsigned major = 0, minor = 0;
+    OSSL_PARAM params[] = {OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION, (char **)&version, 0), OSSL_PARAM_END};
+    if (c->core.get_params == NULL || !c->core.get_params(c->handle, params) || version == NULL ||
+        sscanf(version, "%u.%u", &major, &minor) != 2)
+        return 0; /* unknown: offer nothing the core might misread */
+    return major > 3 || (major == 3 && minor >= 2);
 }
 
 static const OSSL_PARAM *gettable_params(void *provctx) {
@@ -143,14 +166,15 @@ static const OSSL_PARAM *gettable_params(void *provctx) {
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+        OSSL_PARAM_DEFN(KPQC_PROV_PARAM_TLS_SIGALGS, OSSL_PARAM_UTF8_PTR, NULL, 0),
         OSSL_PARAM_END};
     (void)provctx;
     return table;
 }
 
-static int get_params(void *provctx, OSSL_PARAM params[]) {
+static int get_params(void *vctx, OSSL_PARAM params[]) {
+    const kpqc_prov_ctx *provctx = vctx;
     OSSL_PARAM *p;
-    (void)provctx;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL &&
         !OSSL_PARAM_set_utf8_ptr(p, "kpqcprovider: Korean post-quantum cryptography (libkpqc)"))
         return 0;
@@ -161,6 +185,9 @@ static int get_params(void *provctx, OSSL_PARAM params[]) {
         !OSSL_PARAM_set_utf8_ptr(p, "libkpqc " KPQC_VERSION_STRING))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, KPQC_PROV_PARAM_TLS_SIGALGS)) != NULL &&
+        !OSSL_PARAM_set_utf8_ptr(p, provctx->tls_sigalgs ? "available" : "unavailable"))
         return 0;
     return 1;
 }
@@ -334,6 +361,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (provctx == NULL) return 0;
     provctx->handle = handle;
     read_core_functions(&provctx->core, in);
+    provctx->tls_sigalgs = core_understands_tls_sigalgs(provctx);
     if (!CRYPTO_THREAD_run_once(&self_test_once, run_self_test) || !self_test_passed) {
         kpqc_prov_raise(provctx, KPQC_R_SELF_TEST_FAILED, "known-answer self-test failed");
         goto fail;

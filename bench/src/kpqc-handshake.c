@@ -141,9 +141,13 @@ static X509 *make_cert(EVP_PKEY *key, const char *cn, X509 *issuer, EVP_PKEY *is
     X509_gmtime_adj(X509_getm_notBefore(x), -3600);
     X509_gmtime_adj(X509_getm_notAfter(x), 86400);
     X509_set_pubkey(x, key);
-    X509_NAME *name = X509_get_subject_name(x);
+    /* A certificate's names are read-only from OpenSSL 4.0 on: build the
+     * subject, then set copies of it. */
+    X509_NAME *name = X509_NAME_new();
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
+    X509_set_subject_name(x, name);
     X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name);
+    X509_NAME_free(name);
     if (issuer == NULL) issuer_key = key;
     int ok = 1;
     if (ca) {

@@ -1,27 +1,54 @@
 #!/bin/sh
-# Prints the prefix of an OpenSSL >= 3.5 to build against, building a private
-# OpenSSL 3.5 LTS once when the system has none (Debian 12 ships 3.0).
+# Prints the prefix of an OpenSSL installation to build against, building a
+# private one once when the system has none of that version.
+#   bootstrap.sh            OpenSSL >= 3.5 (the default: 3.5 LTS; Debian 12 ships 3.0)
+#   bootstrap.sh 3.6|4.0    that release series (the version matrix of the tests)
+#   bootstrap.sh 3.0        the system's own OpenSSL 3.0 (never built)
 #
 # The source comes from crates.io's `openssl-src` crate (300.5.x carries
-# OpenSSL 3.5).  The build is cached outside the clone, keyed by version and
-# configuration, so every later build and test run reuses it.
-#   KPQC_OPENSSL_PREFIX=/path   use that installation, build nothing
+# OpenSSL 3.5, 300.6.x 3.6, 400.0.x 4.0).  Each build is cached outside the
+# clone, keyed by version and configuration, so every later build and test
+# run reuses it.
+#   KPQC_OPENSSL_PREFIX=/path   use that installation for the default, build nothing
 #   KPQC_CACHE_DIR=/path        where to cache (default ~/.cache/kpqc-tls)
 set -eu
 
 say() { echo "openssl-bootstrap: $*" >&2; }
 
-if [ -n "${KPQC_OPENSSL_PREFIX:-}" ]; then
-    echo "$KPQC_OPENSSL_PREFIX"; exit 0
-fi
+SERIES=${1:-3.5}
+system_prefix() { pkg-config --variable=prefix openssl; }
+have_pkg_config() { command -v pkg-config >/dev/null 2>&1; }
 
-# A system OpenSSL that is new enough wins.
-if command -v pkg-config >/dev/null 2>&1 && pkg-config --atleast-version=3.5 openssl 2>/dev/null; then
-    pkg-config --variable=prefix openssl; exit 0
-fi
+# What the matrix versions do not exercise is left out to shorten their
+# builds; the default build keeps its configuration (and cache key).
+MATRIX_FLAGS="no-legacy no-docs no-tests no-slh-dsa no-lms no-sm2 no-sm3 no-sm4 no-aria no-camellia no-seed
+    no-idea no-bf no-cast no-rc2 no-rc4 no-md4 no-mdc2 no-whirlpool no-cmp no-ts no-srp no-sctp"
+case "$SERIES" in
+    3.0)
+        # The distribution's OpenSSL (libssl-dev): headers and libraries only.
+        if have_pkg_config && pkg-config --atleast-version=3.0 openssl && ! pkg-config --atleast-version=3.1 openssl; then
+            system_prefix; exit 0
+        fi
+        say "no system OpenSSL 3.0 (install libssl-dev)"; exit 1 ;;
+    3.5)
+        if [ -n "${KPQC_OPENSSL_PREFIX:-}" ]; then echo "$KPQC_OPENSSL_PREFIX"; exit 0; fi
+        # A system OpenSSL that is new enough wins.
+        if have_pkg_config && pkg-config --atleast-version=3.5 openssl 2>/dev/null; then
+            system_prefix; exit 0
+        fi
+        CRATE_VERSION="300.5.5+3.5.5"
+        CONFIG_FLAGS="shared no-legacy no-docs no-tests" ;;
+    3.6)
+        CRATE_VERSION="300.6.1+3.6.3"
+        CONFIG_FLAGS="shared $MATRIX_FLAGS" ;;
+    4.0)
+        CRATE_VERSION="400.0.2+4.0.3"
+        CONFIG_FLAGS="shared $MATRIX_FLAGS" ;;
+    *)
+        say "unknown OpenSSL series '$SERIES' (3.0, 3.5, 3.6 or 4.0)"; exit 2 ;;
+esac
+CONFIG_FLAGS=$(echo $CONFIG_FLAGS)   # one line: it is part of the cache key
 
-CRATE_VERSION="300.5.5+3.5.5"
-CONFIG_FLAGS="shared no-legacy no-docs no-tests"
 HERE=$(cd "$(dirname "$0")" && pwd)
 KEY=$(printf '%s %s %s' "$CRATE_VERSION" "$CONFIG_FLAGS" "$(cat "$HERE/mkdef.pl" "$HERE/openssl.cnf" | sha256sum)" | sha256sum | cut -c1-12)
 CACHE=${KPQC_CACHE_DIR:-$HOME/.cache/kpqc-tls}
@@ -37,6 +64,7 @@ flock 9   # one build at a time; others wait and reuse it
 if [ -f "$PREFIX/.complete" ]; then echo "$PREFIX"; exit 0; fi
 
 say "building OpenSSL ${CRATE_VERSION#*+} into $PREFIX (once; takes a few minutes)"
+STARTED=$(date +%s)
 WORK="$CACHE/build-$KEY"
 rm -rf "$WORK" "$PREFIX"
 mkdir -p "$WORK/fetch"
@@ -65,5 +93,6 @@ mkdir -p "$PREFIX/ssl"
 install -m 0644 "$HERE/openssl.cnf" "$PREFIX/ssl/openssl.cnf"
 LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/openssl" version >&2
 touch "$PREFIX/.complete"
+say "OpenSSL ${CRATE_VERSION#*+} built in $(( $(date +%s) - STARTED )) s"
 cd / && rm -rf "$WORK"
 echo "$PREFIX"

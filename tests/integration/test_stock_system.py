@@ -1,0 +1,91 @@
+"""KpqC on a stock system: Debian's own curl and python3 (the system's
+OpenSSL 3.0, no private library in their path) complete TLS 1.3 with a KpqC
+hybrid group, configured only by an openssl.cnf that includes the
+stock-system snippet (share/kpqc-tls/kpqc-stock-system.cnf), as a user's
+/etc/ssl/openssl.cnf would.  Runs with the build of the system series
+(`--build-dir build/openssl-3.0`)."""
+import os
+import re
+import subprocess
+
+import pytest
+
+CURL, PYTHON = "/usr/bin/curl", "/usr/bin/python3"
+HYBRID = "x25519_smaugt1"
+
+
+@pytest.fixture(scope="module")
+def stock(lab, tmp_path_factory):
+    snippet = lab.build / "kpqc-stock-system.cnf"
+    if not snippet.exists():
+        pytest.skip("not the build of the system's OpenSSL (build/openssl-3.0)")
+    for program in (CURL, PYTHON):
+        if not os.access(program, os.X_OK):
+            pytest.skip(f"{program} not installed")
+    cnf = tmp_path_factory.mktemp("stock") / "openssl.cnf"
+    cnf.write_text(f"openssl_conf = openssl_init\n.include {snippet}\n")
+    # Nothing but the configuration file: no private libraries, no module path.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("LD_", "OPENSSL_", "KPQC_", "SSL_CERT"))}
+    env["OPENSSL_CONF"] = str(cnf)
+    return env, snippet.read_text()
+
+
+def test_snippet_sets_the_hybrid_first_with_a_classical_fallback(stock):
+    _, text = stock
+    groups = re.search(r"^Groups = (.+)$", text, re.M).group(1).split(":")
+    assert groups[0] == HYBRID and "X25519" in groups[1:]
+    assert "MLKEM" not in text.split("[openssl_init]")[1]  # 3.0 has no ML-KEM
+
+
+def kpqc_server(lab):
+    """A server that speaks only the KpqC hybrid: a completed handshake is one with it."""
+    return lab.server("-groups", HYBRID, "-tls1_3")
+
+
+def finish(server):
+    try:
+        return server.communicate(timeout=15)[0]
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def test_debian_curl(lab, stock):
+    env, _ = stock
+    cert, _ = lab.ecdsa_cert()
+    server, port = kpqc_server(lab)
+    r = subprocess.run([CURL, "-sS", "-v", "--cacert", cert, "--resolve", f"localhost:{port}:127.0.0.1",
+                        f"https://localhost:{port}/"], capture_output=True, text=True, timeout=30, env=env)
+    finish(server)
+    assert "OpenSSL/3.0" in subprocess.run([CURL, "-V"], capture_output=True, text=True).stdout
+    assert r.returncode == 0, r.stderr
+    assert "SSL connection using TLSv1.3" in r.stderr, r.stderr
+    assert HYBRID in r.stdout, r.stdout  # s_server -www reports the shared group
+
+
+def test_debian_python(lab, stock):
+    env, _ = stock
+    cert, _ = lab.ecdsa_cert()
+    server, port = kpqc_server(lab)
+    code = ("import socket, ssl, sys; c = ssl.create_default_context(cafile=sys.argv[2]); "
+            "s = c.wrap_socket(socket.create_connection(('127.0.0.1', int(sys.argv[1]))), server_hostname='localhost'); "
+            "print(ssl.OPENSSL_VERSION, s.version()); s.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n'); "
+            "print(b''.join(iter(lambda: s.recv(4096), b'')).decode(errors='replace'))")
+    r = subprocess.run([PYTHON, "-c", code, str(port), cert], capture_output=True, text=True, timeout=30, env=env)
+    finish(server)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("OpenSSL 3.0") and "TLSv1.3" in r.stdout, r.stdout
+    assert HYBRID in r.stdout, r.stdout
+
+
+def test_without_the_snippet_the_same_client_cannot_connect(lab, stock):
+    """The guard: it is the snippet that brings KpqC, not something else."""
+    env, _ = stock
+    env = dict(env, OPENSSL_CONF="/dev/null")
+    cert, _ = lab.ecdsa_cert()
+    server, port = kpqc_server(lab)
+    r = subprocess.run([CURL, "-sS", "--cacert", cert, "--resolve", f"localhost:{port}:127.0.0.1",
+                        f"https://localhost:{port}/"], capture_output=True, text=True, timeout=30, env=env)
+    finish(server)
+    assert r.returncode != 0
