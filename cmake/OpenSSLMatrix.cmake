@@ -64,7 +64,7 @@ function(kpqc_openssl_build_dir series prefix libdir out)
     # 3.0 knows no ML-KEM: the stock-system snippet is its configuration.
     set(KPQC_STOCK_MODULE ${KPQC_PROVIDER_DIR}/kpqcprovider.so)
     set(KPQC_STOCK_SNIPPET ${out}/kpqc-stock-system.cnf)
-    configure_file(${PROJECT_SOURCE_DIR}/share/kpqc-tls/kpqc-stock-system.cnf.in ${KPQC_STOCK_SNIPPET} @ONLY)
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/install/kpqc-stock-system.cnf.in ${KPQC_STOCK_SNIPPET} @ONLY)
     file(WRITE ${out}/openssl.cnf "openssl_conf = openssl_init\n.include ${KPQC_STOCK_SNIPPET}\n")
   else()
     configure_file(${PROJECT_SOURCE_DIR}/provider/openssl.cnf.in ${out}/openssl.cnf @ONLY)
@@ -111,7 +111,7 @@ foreach(series ${KPQC_OPENSSL_MATRIX})
 
   if(series STREQUAL "3.0")
     set(KPQC_STOCK_MODULE ${KPQC_STOCK_MODULE_DIR}/kpqcprovider.so)
-    configure_file(${PROJECT_SOURCE_DIR}/share/kpqc-tls/kpqc-stock-system.cnf.in
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/install/kpqc-stock-system.cnf.in
                    ${PROJECT_BINARY_DIR}/share/kpqc-stock-system.cnf @ONLY)
     install(FILES ${PROJECT_BINARY_DIR}/share/kpqc-stock-system.cnf DESTINATION ${CMAKE_INSTALL_DATADIR}/kpqc-tls)
     install(TARGETS kpqcprovider-openssl-3.0 LIBRARY DESTINATION ${KPQC_STOCK_MODULE_DIR})

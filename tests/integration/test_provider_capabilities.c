@@ -16,15 +16,7 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-static int failures;
-#define CHECK(c)                                                           \
-    do {                                                                   \
-        if (!(c)) {                                                        \
-            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #c); \
-            ERR_print_errors_fp(stderr);                                   \
-            failures++;                                                    \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static int count_entry(const OSSL_PARAM params[], void *arg) {
     (void)params;

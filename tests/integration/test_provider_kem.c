@@ -16,15 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
-static int failures;
-#define CHECK(c)                                                             \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #c);   \
-            ERR_print_errors_fp(stderr);                                     \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static OSSL_LIB_CTX *libctx;
 

@@ -1,7 +1,7 @@
 """KpqC on a stock system: Debian's own curl and python3 (the system's
 OpenSSL 3.0, no private library in their path) complete TLS 1.3 with a KpqC
 hybrid group, configured only by an openssl.cnf that includes the
-stock-system snippet (share/kpqc-tls/kpqc-stock-system.cnf), as a user's
+stock-system snippet (installed as share/kpqc-tls/kpqc-stock-system.cnf), as a user's
 /etc/ssl/openssl.cnf would.  Runs with the build of the system series
 (`--build-dir build/openssl-3.0`)."""
 import os
