@@ -122,6 +122,7 @@ void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 extern const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED], haetae_cdt_lo[HAETAE_CDT_PADDED];
 uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
+uint64_t haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 
 /* Hyperball candidates are 26-byte pieces; the first squeeze is
  * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a

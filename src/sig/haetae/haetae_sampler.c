@@ -253,7 +253,8 @@ static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u
         g[j].done = r0 + j >= rows;
         g[j].cdt = haetae_cdt_sample_portable;
 #if defined(__x86_64__)
-        if (kpqc_use_avx2()) g[j].cdt = haetae_cdt_sample_avx2;
+        if (kpqc_use_avx512()) g[j].cdt = haetae_cdt_sample_avx512;
+        else if (kpqc_use_avx2()) g[j].cdt = haetae_cdt_sample_avx2;
 #endif
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
