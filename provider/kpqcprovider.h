@@ -113,9 +113,13 @@ size_t kpqc_key_pub_len(const kpqc_prov_alg *alg);   /* encoded public key / key
 size_t kpqc_key_ct_len(const kpqc_prov_alg *alg);
 size_t kpqc_key_secret_len(const kpqc_prov_alg *alg);
 size_t kpqc_key_max_output(const kpqc_prov_alg *alg); /* ciphertext or largest signature */
+/* 1 when the KpqC half comes first in the key share, ciphertext and secret
+ * (X25519/X448 hybrids, composites), 0 when ECDH does (NIST-curve hybrids). */
+int kpqc_pq_first(const kpqc_prov_alg *alg);
 /*
  * Encodings used by raw import/export and by SPKI/PKCS#8:
- *   public:  hybrid KEM  classical || KpqC pk   (the TLS key share)
+ *   public:  hybrid KEM  KpqC pk || X25519/X448 value, or
+ *                        EC point || KpqC pk on NIST curves (the TLS key share)
  *            composite   KpqC pk || EC point    (draft-ietf-lamps-pq-composite-sigs)
  *            pure        KpqC pk
  *   private: KpqC sk || KpqC pk [|| ECPrivateKey DER for composites]

@@ -72,12 +72,24 @@ size_t kpqc_key_max_output(const kpqc_prov_alg *alg) {
                                       : alg->sig->sig_len + kpqc_classical_sig_max_len(alg->classical);
 }
 
+/*
+ * Order of the halves, as draft-ietf-tls-ecdhe-mlkem orders X25519MLKEM768
+ * and SecP256r1MLKEM768 (and OpenSSL and oqs-provider follow): a hybrid
+ * group puts its KpqC half first when the classical half is X25519 or X448
+ * and ECDH first on a NIST curve, in key share, ciphertext and secret alike;
+ * composite signatures put the KpqC half first.
+ */
+int kpqc_pq_first(const kpqc_prov_alg *alg) {
+    return alg->kind == KPQC_PROV_SIG || alg->classical == KPQC_X25519 || alg->classical == KPQC_X448 ||
+           alg->classical == KPQC_CLASSICAL_NONE;
+}
+
 /* Where the KpqC and classical parts sit in the public encoding. */
 static size_t pq_offset(const kpqc_prov_alg *alg) {
-    return alg->kind == KPQC_PROV_KEM ? kpqc_classical_pub_len(alg->classical) : 0;
+    return kpqc_pq_first(alg) ? 0 : kpqc_classical_pub_len(alg->classical);
 }
 static size_t classical_offset(const kpqc_prov_alg *alg) {
-    return alg->kind == KPQC_PROV_KEM ? 0 : alg->pq_pk_len;
+    return kpqc_pq_first(alg) ? alg->pq_pk_len : 0;
 }
 
 int kpqc_key_encode_pub(const kpqc_key *key, unsigned char *out) {

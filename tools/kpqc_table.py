@@ -59,7 +59,7 @@ def markdown(table=None):
     for k in t["KEM"]:
         out.append(f"| `{k['id']}` | {k['display']} | {k['level']} | {k['pk']} | {k['sk']} | {k['ct']} | {k['ss']} "
                    f"| {k['oid']} | 0x{k['codepoint']:04X} | {', '.join(k['aliases'])} |")
-    out += ["", "## Hybrid TLS groups (classical ‖ KpqC)", "",
+    out += ["", "## Hybrid TLS groups (classical + KpqC; order in docs/provider.md)", "",
             "| group | KEM | classical | level | key share (client) | TLS group | aliases |",
             "|---|---|---|---|---|---|---|"]
     classical_share = {"x25519": 32, "x448": 56, "p256": 65, "p384": 97, "p521": 133}

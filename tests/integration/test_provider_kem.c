@@ -4,7 +4,8 @@
  * key as libssl does, encapsulation/decapsulation round trips, and clean
  * OpenSSL errors (never a crash) for truncated ciphertexts, wrong-length
  * or malformed public keys, EC shares not in uncompressed form, keys of the
- * wrong type and unknown names.  Then the application's property query
+ * wrong type and unknown names; the order of a hybrid's halves, checked by
+ * an encapsulation put together from its parts.  Then the application's property query
  * reaching the classical halves, and the bound on streamed messages.
  */
 #include <stdio.h>
@@ -137,6 +138,80 @@ static void check_kem(const char *name) {
     free(ct), free(ss), free(ss2), free(big);
 }
 
+static int encaps_to(EVP_PKEY *peer, unsigned char *ct, size_t *ct_len, unsigned char *ss, size_t *ss_len) {
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(libctx, peer, NULL);
+    int ok = ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) > 0 && EVP_PKEY_encapsulate(ctx, ct, ct_len, ss, ss_len) > 0;
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+static int derive(EVP_PKEY *priv, EVP_PKEY *peer, unsigned char *ss, size_t *ss_len) {
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(libctx, priv, NULL);
+    int ok = ctx != NULL && EVP_PKEY_derive_init(ctx) > 0 && EVP_PKEY_derive_set_peer(ctx, peer) > 0 &&
+             EVP_PKEY_derive(ctx, ss, ss_len) > 0;
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+/*
+ * The order of a hybrid's halves: KpqC first for X25519/X448 (as
+ * X25519MLKEM768), ECDH first on NIST curves (as SecP256r1MLKEM768).  A
+ * ciphertext assembled by hand in that order, from an encapsulation to the
+ * pure group's half of the key share and an ECDH with its classical half,
+ * must decapsulate to the two secrets in the same order.
+ */
+static void check_layout(const char *name) {
+    static const struct {
+        const char *prefix, *keytype, *curve;
+        size_t pub_len;
+        int pq_first;
+    } kinds[] = {{"x25519_", "X25519", NULL, 32, 1}, {"x448_", "X448", NULL, 56, 1},
+                 {"p256_", "EC", "P-256", 65, 0},    {"p384_", "EC", "P-384", 97, 0},
+                 {"p521_", "EC", "P-521", 133, 0}};
+    size_t k = 0;
+    while (k < sizeof kinds / sizeof kinds[0] && strncmp(name, kinds[k].prefix, strlen(kinds[k].prefix)) != 0) k++;
+    if (k == sizeof kinds / sizeof kinds[0]) return; /* a pure group */
+    const char *pure = name + strlen(kinds[k].prefix);
+    size_t cpub = kinds[k].pub_len;
+    int pq_first = kinds[k].pq_first;
+
+    EVP_PKEY *priv = keygen(name), *pq_peer = NULL, *ec_peer = NULL, *eph = NULL;
+    unsigned char *share = NULL, *eph_pub = NULL;
+    size_t share_len = priv != NULL ? EVP_PKEY_get1_encoded_public_key(priv, &share) : 0;
+    unsigned char ct[4096], ct_pq[4096], ss[256], ss_pq[128], ss_ec[128], want[256];
+    size_t ct_pq_len = sizeof ct_pq, ss_pq_len = sizeof ss_pq, ss_ec_len = sizeof ss_ec, ss_len = sizeof ss;
+    CHECK(share_len > cpub);
+    if (share_len <= cpub) goto done;
+    size_t pq_len = share_len - cpub;
+    const unsigned char *pq_pub = share + (pq_first ? 0 : cpub), *ec_pub = share + (pq_first ? pq_len : 0);
+    CHECK((pq_peer = peer_from_share(pure, pq_pub, pq_len)) != NULL);
+    CHECK(pq_peer != NULL && encaps_to(pq_peer, ct_pq, &ct_pq_len, ss_pq, &ss_pq_len));
+    eph = kinds[k].curve != NULL ? EVP_PKEY_Q_keygen(libctx, NULL, "EC", kinds[k].curve)
+                                 : EVP_PKEY_Q_keygen(libctx, NULL, kinds[k].keytype);
+    ec_peer = kinds[k].curve != NULL ? EVP_PKEY_Q_keygen(libctx, NULL, "EC", kinds[k].curve)
+                                     : EVP_PKEY_Q_keygen(libctx, NULL, kinds[k].keytype);
+    CHECK(eph != NULL && ec_peer != NULL && EVP_PKEY_set1_encoded_public_key(ec_peer, ec_pub, cpub) > 0);
+    CHECK(derive(eph, ec_peer, ss_ec, &ss_ec_len));
+    CHECK(EVP_PKEY_get1_encoded_public_key(eph, &eph_pub) == cpub);
+    if (failures != 0 || eph_pub == NULL || ct_pq_len + cpub > sizeof ct) goto done;
+    memcpy(ct + (pq_first ? 0 : cpub), ct_pq, ct_pq_len);
+    memcpy(ct + (pq_first ? ct_pq_len : 0), eph_pub, cpub);
+    memcpy(want + (pq_first ? 0 : ss_ec_len), ss_pq, ss_pq_len);
+    memcpy(want + (pq_first ? ss_pq_len : 0), ss_ec, ss_ec_len);
+    EVP_PKEY_CTX *dec = EVP_PKEY_CTX_new_from_pkey(libctx, priv, NULL);
+    CHECK(dec != NULL && EVP_PKEY_decapsulate_init(dec, NULL) > 0 &&
+          EVP_PKEY_decapsulate(dec, ss, &ss_len, ct, ct_pq_len + cpub) > 0);
+    CHECK(ss_len == ss_pq_len + ss_ec_len && memcmp(ss, want, ss_len) == 0);
+    EVP_PKEY_CTX_free(dec);
+done:
+    EVP_PKEY_free(priv);
+    EVP_PKEY_free(pq_peer);
+    EVP_PKEY_free(ec_peer);
+    EVP_PKEY_free(eph);
+    OPENSSL_free(share);
+    OPENSSL_free(eph_pub);
+}
+
 /* A property query no classical implementation satisfies (only our own
  * provider) must reach the classical half: its fetches then fail, where a
  * NULL query would have used the default provider unasked. */
@@ -203,7 +278,10 @@ int main(int argc, char **argv) {
     CHECK(def != NULL && kpqc != NULL);
     if (kpqc == NULL) return 1;
     /* Every group the provider announces, by its names from the table. */
-    for (int i = 2; i < argc; i++) check_kem(argv[i]);
+    for (int i = 2; i < argc; i++) {
+        check_kem(argv[i]);
+        check_layout(argv[i]);
+    }
     check_propq("p256_smaugt1", "p256_haetae2");
     check_propq("p256_ntruplus768", "p256_aimer128f");
     check_stream_bound("aimer128f");
