@@ -5,7 +5,10 @@
  * with every sample in ns and TSC cycles; statistics are computed by the
  * lab.  Operations are interleaved per iteration so drift hits all alike.
  *
- *   kpqc-prims [--iterations N] [--slow-iterations M] [--filter SUBSTR]
+ *   kpqc-prims [--iterations N] [--slow-iterations M] [--filter SUBSTR] [--impl PATH]
+ *
+ * Every libkpqc path this machine runs is measured (avx512, avx2,
+ * portable); --impl PATH measures that one alone and no OpenSSL rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <kpqc/kpqc.h>
 
 #include "clock.h"
+#include "paths.h"
 
 typedef struct {
     uint64_t *ns, *cyc;
@@ -164,24 +168,25 @@ static void bench_evp_sig(const char *name, const char *type, const char *group,
 
 int main(int argc, char **argv) {
     size_t iters = 2000, slow = 100;
-    const char *filter = "";
+    const char *filter = "", *only_path = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--iterations") == 0) iters = strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--impl") == 0) only_path = argv[i + 1];
         else if (strcmp(argv[i], "--slow-iterations") == 0) slow = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
     }
     if (iters == 0) iters = 1;
     if (slow == 0) slow = 1;
-    for (int pass = 0; pass < 2; pass++) {
-        kpqc_set_impl(pass == 0 ? KPQC_IMPL_AUTO : KPQC_IMPL_PORTABLE);
+    for (size_t p = 0; p < BENCH_PATH_COUNT; p++) {
+        if (!bench_path_select(p, only_path)) continue;
         const char *impl = kpqc_impl_name();
-        if (pass == 1 && strcmp(impl, "portable") != 0) break;
         for (size_t i = 0; i < kpqc_kem_count(); i++)
             if (strstr(kpqc_kem_at(i)->name, filter)) bench_kpqc_kem(kpqc_kem_at(i), impl, iters);
         for (size_t i = 0; i < kpqc_sig_count(); i++)
             if (strstr(kpqc_sig_at(i)->name, filter)) bench_kpqc_sig(kpqc_sig_at(i), impl, slow);
-        if (pass == 0 && strcmp(impl, "portable") == 0) break; /* no vector path on this CPU */
     }
+    kpqc_set_impl(KPQC_IMPL_AUTO);
+    if (only_path != NULL) return failed; /* one libkpqc path: OpenSSL's rows are not path rows */
     struct { const char *name, *type, *group, *family; unsigned level; int kem; } kems[] = {
         {"X25519", "X25519", NULL, "ECC", 1, 0},      {"P-256", "EC", "P-256", "ECC", 1, 0},
         {"X448", "X448", NULL, "ECC", 3, 0},          {"P-384", "EC", "P-384", "ECC", 3, 0},

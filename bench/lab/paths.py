@@ -1,0 +1,94 @@
+"""Suite `paths`: libkpqc's code paths (portable, AVX2, AVX-512) per
+operation in paired rounds, with OpenSSL's ML-DSA/ML-KEM of the same level
+beside them.
+
+Each round measures, in a fixed order, every path of every algorithm and
+then the OpenSSL counterparts, each block in a fresh `kpqc-prims --impl`
+process (so no path inherits another's caches, frequency or heap).  A
+value is the median over rounds of the block medians; ratios are paired
+per round (stats.paired_ratio): AVX-512 / AVX2, and each path / OpenSSL.
+"""
+from . import algorithms
+from .results import md_table
+from .stats import paired_ratio, fmt_ratio
+
+ORDER = ("portable", "avx2", "avx512")  # measured in this order in every round
+COUNTERPART = {  # NIST level -> OpenSSL algorithm of the same kind
+    "kem": {1: "ML-KEM-512", 3: "ML-KEM-768", 5: "ML-KEM-1024"},
+    "sig": {1: "ML-DSA-44", 2: "ML-DSA-44", 3: "ML-DSA-65", 5: "ML-DSA-87"},
+}
+
+
+def add_arguments(p):
+    p.add_argument("--rounds", type=int, default=7, help="paired rounds")
+    p.add_argument("--iterations", type=int, default=300, help="samples per KEM operation and block")
+    p.add_argument("--slow-iterations", type=int, default=15, help="samples per signature operation and block")
+    p.add_argument("--paths", default=",".join(ORDER), help="comma-separated paths to measure")
+    p.add_argument("--filter", default="", help="only algorithms whose name contains this")
+
+
+def block(lab, argv):
+    """{(alg, op): median ns} of one fresh kpqc-prims process."""
+    out = {}
+    for r in lab.build.run_json([lab.build.prims] + argv):
+        ns = sorted(r["ns"])
+        out[(r["alg"], r["op"])] = ns[len(ns) // 2]
+        lab.raw("paths", r)
+    return out
+
+
+def run(args, lab):
+    table = algorithms.table(str(lab.build.dir))
+    algs = [(r["name"], "kem", r["level"]) for r in table["kems"]] + \
+           [(r["name"], "sig", r["level"]) for r in table["sigs"]]
+    algs = [a for a in algs if args.filter in a[0]]
+    wanted = [p for p in ORDER if p in args.paths.split(",")]
+    counterparts = sorted({COUNTERPART[kind][lvl] for _, kind, lvl in algs})
+    per_round = {}  # (alg, path, op) -> [ns per round]
+    for rnd in range(args.rounds):
+        for alg, kind, _ in algs:
+            for path in wanted:
+                lab.progress("paths", rnd, args.rounds, f"{alg} {path}")
+                got = block(lab, ["--impl", path, "--filter", alg, "--iterations", str(args.iterations),
+                                  "--slow-iterations", str(args.slow_iterations)])
+                for (a, op), ns in got.items():
+                    if a == alg:
+                        per_round.setdefault((alg, path, op), []).append(ns)
+        for name in counterparts:
+            got = block(lab, ["--filter", name, "--iterations", str(args.iterations),
+                              "--slow-iterations", str(args.slow_iterations)])
+            for (a, op), ns in got.items():
+                if a == name:
+                    per_round.setdefault((name, "openssl", op), []).append(ns)
+    lab.progress("paths", args.rounds, args.rounds)
+
+    def median(xs):
+        xs = sorted(xs)
+        return xs[len(xs) // 2] if xs else None
+
+    rows = []
+    for alg, kind, lvl in algs:
+        ref = COUNTERPART[kind][lvl]
+        for op in (("keygen", "encaps", "decaps") if kind == "kem" else ("keygen", "sign", "verify")):
+            vals = {p: per_round.get((alg, p, op)) for p in wanted}
+            base = per_round.get((ref, "openssl", op))
+            if not any(vals.values()):
+                continue
+            fast = paired_ratio(vals.get("avx512") or [], vals.get("avx2") or [])
+            cells = [f"{median(v) / 1e3:,.1f}" if v else "–" for v in vals.values()]
+            vs_ossl = [fmt_ratio(paired_ratio(v, base)) if v and base else "–" for v in vals.values()]
+            lab.row("paths", alg=alg, op=op, level=lvl, counterpart=ref, rounds=args.rounds,
+                    **{f"{p}_ns": median(v) for p, v in vals.items() if v},
+                    **({"openssl_ns": median(base)} if base else {}),
+                    **({"avx512_over_avx2": fast} if fast else {}),
+                    **{f"{p}_over_openssl": paired_ratio(v, base) for p, v in vals.items() if v and base})
+            rows.append([lvl, alg, op] + cells + [fmt_ratio(fast), f"{ref} {median(base) / 1e3:,.1f}" if base else "–"]
+                        + vs_ossl)
+    lab.section(f"Code paths per operation (median µs over {args.rounds} paired rounds)",
+                md_table(["level", "algorithm", "op"] + list(wanted) + ["avx512 / avx2", "OpenSSL (µs)"] +
+                         [f"{p} / OpenSSL" for p in wanted], rows) +
+                f"\n\nEach round measures every path of every algorithm in the order {', '.join(wanted)}, then "
+                f"OpenSSL's counterparts, each block a fresh kpqc-prims process ({args.iterations} samples per "
+                f"KEM operation, {args.slow_iterations} per signature operation); ratios are medians over rounds "
+                "of the per-round ratios with a bootstrap 95 % CI over rounds (≈: the interval contains 1).")
+    return per_round
