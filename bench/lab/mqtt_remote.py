@@ -11,6 +11,7 @@ local suite.
 """
 import pathlib
 import socket
+import tempfile
 
 from . import control, serve
 from .mqtt_broker import Broker
@@ -24,22 +25,23 @@ def start_broker(agent, req):
     accepting `req["groups"]`; returns (broker, answer)."""
     from . import mqtt
     sigs, groups = req.get("sigs", []), req.get("groups", [])
-    for v in list(sigs) + list(groups):
+    if not isinstance(sigs, list) or not isinstance(groups, list) or not groups or len(groups) > 64 or len(sigs) > 32:
+        raise ValueError("groups: a list of 1..64 names, sigs: a list of at most 32")
+    for v in sigs + groups:
         if not isinstance(v, str) or not serve.NAME.match(v):
             raise ValueError(f"bad name {v!r}")
-    if not groups or len(groups) > 64 or len(sigs) > 32:
-        raise ValueError("groups: 1..64 names, sigs: at most 32")
-    table = mqtt.kpqc_table.load()
-    algs = mqtt.wanted_listeners(table, ",".join(sigs))
-    n = len(list(agent.lab.dir.glob("mqtt-broker-*"))) + 1
-    pki = Pki(agent.build.dir, agent.lab.dir / f"mqtt-pki-{n}")
-    listeners, unavailable = mqtt.prepare_listeners(pki, algs, offered_signatures(agent.build.openssl))
-    if not listeners:
-        raise ValueError("no listener could be set up: " + "; ".join(unavailable.values()))
     unknown = [g for g in groups if g.lower() not in agent.groups]
     if unknown:
         raise ValueError(f"groups not offered by the agent's build: {', '.join(unknown)}")
-    broker = Broker(agent.build.dir, agent.lab.dir / f"mqtt-broker-{n}", listeners, groups, host=agent.address)
+    algs = mqtt.wanted_listeners(mqtt.kpqc_table.load(), ",".join(sigs))
+    if not algs:
+        raise ValueError(f"no listener algorithm among {', '.join(sigs)}")
+    here = pathlib.Path(tempfile.mkdtemp(prefix="mqtt-", dir=agent.lab.dir))  # sessions run at once
+    pki = Pki(agent.build.dir, here / "pki")
+    listeners, unavailable = mqtt.prepare_listeners(pki, algs, offered_signatures(agent.build.openssl))
+    if not listeners:
+        raise ValueError("no listener could be set up: " + "; ".join(unavailable.values()))
+    broker = Broker(agent.build.dir, here / "broker", listeners, groups, host=agent.address)
     broker.start()
     files = {name: {"ca": pathlib.Path(f["ca"][0]).read_text(), "server": pathlib.Path(f["server"][0]).read_text(),
                     "client": pathlib.Path(f["client"][0]).read_text(),

@@ -16,7 +16,6 @@ and the prediction of the network suite's model for the measured RTT
 beside the measurement.
 """
 import pathlib
-import random
 import socket
 
 import numpy as np

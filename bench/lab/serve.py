@@ -16,8 +16,6 @@ ends only that client's session.  Ctrl-C stops the agent.
 """
 import hmac
 import json
-import os
-import pathlib
 import re
 import secrets
 import shutil
@@ -196,7 +194,8 @@ class Session:
         if group.lower() not in self.agent.groups:
             raise ValueError(f"group {group} is not offered by the agent's build")
         count, concurrency = req.get("count", 100), req.get("concurrency", 1)
-        for what, v, top in (("count", count, LIMITS["handshakes"]), ("concurrency", concurrency, LIMITS["concurrency"])):
+        for what, v, top in (("count", count, LIMITS["handshakes"]),
+                             ("concurrency", concurrency, LIMITS["concurrency"])):
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
                 raise ValueError(f"{what} must be an integer 1..{top}")
         if len(self.servers) >= LIMITS["servers"]:
@@ -271,7 +270,8 @@ class Handler(socketserver.BaseRequestHandler):
                     break
                 try:
                     ch.send(dict(session.handle(req), ok=True))
-                except (ValueError, KeyError, TypeError, OSError, subprocess.SubprocessError) as e:
+                except (ValueError, KeyError, TypeError, RuntimeError, OSError,
+                        subprocess.SubprocessError) as e:  # that request fails, the session goes on
                     ch.send({"ok": False, "error": str(e) or type(e).__name__})
         except (OSError, control.ControlError) as e:  # the client went away or sent garbage
             agent.log(peer, f"connection ended: {e}")

@@ -152,7 +152,9 @@ def test_wrong_token_bad_requests_and_other_code_leave_it_serving(lab, agent, tm
     assert "bad request" in ch.recv()["error"]
     for bad in ({"op": "launch"}, {"op": "tls", "group": "--help"}, {"op": "tls", "group": "nosuchgroup"},
                 {"op": "tls", "group": "X25519", "count": 10 ** 9}, {"op": "tls", "group": "X25519", "count": "5"},
-                {"op": "tls", "group": "X25519", "sig": "nosuchsig"}, {"op": "served", "id": "s9"}):
+                {"op": "tls", "group": "X25519", "sig": "nosuchsig"}, {"op": "served", "id": "s9"},
+                {"op": "mqtt", "groups": []}, {"op": "mqtt", "groups": ["-v"]}, {"op": "mqtt", "groups": "X25519"},
+                {"op": "mqtt", "groups": ["X25519"], "sigs": ["NOSUCHSIG"]}):
         ch.send(bad)
         answer = ch.recv()
         assert answer["ok"] is False and answer["error"], bad
