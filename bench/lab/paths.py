@@ -4,7 +4,9 @@ beside them.
 
 Each round measures, in a fixed order, every path of every algorithm and
 then the OpenSSL counterparts, each block in a fresh `kpqc-prims --impl`
-process (so no path inherits another's caches, frequency or heap).  A
+process (so no path inherits another's caches, frequency or heap), all
+paths from the same seeded DRBG, so that they compute the same keys and
+signatures (HAETAE's rejection loop runs as often on each).  A
 value is the median over rounds of the block medians; ratios are paired
 per round (stats.paired_ratio): AVX-512 / AVX2, and each path / OpenSSL.
 """
@@ -49,7 +51,7 @@ def run(args, lab):
         for alg, kind, _ in algs:
             for path in wanted:
                 lab.progress("paths", rnd, args.rounds, f"{alg} {path}")
-                got = block(lab, ["--impl", path, "--filter", alg, "--iterations", str(args.iterations),
+                got = block(lab, ["--impl", path, "--seed", "1", "--filter", alg, "--iterations", str(args.iterations),
                                   "--slow-iterations", str(args.slow_iterations)])
                 for (a, op), ns in got.items():
                     if a == alg:
@@ -88,7 +90,8 @@ def run(args, lab):
                 md_table(["level", "algorithm", "op"] + list(wanted) + ["avx512 / avx2", "OpenSSL (µs)"] +
                          [f"{p} / OpenSSL" for p in wanted], rows) +
                 f"\n\nEach round measures every path of every algorithm in the order {', '.join(wanted)}, then "
-                f"OpenSSL's counterparts, each block a fresh kpqc-prims process ({args.iterations} samples per "
+                f"OpenSSL's counterparts, each block a fresh kpqc-prims process, every path on the same seeded inputs "
+                f"({args.iterations} samples per "
                 f"KEM operation, {args.slow_iterations} per signature operation); ratios are medians over rounds "
                 "of the per-round ratios with a bootstrap 95 % CI over rounds (≈: the interval contains 1).")
     return per_round

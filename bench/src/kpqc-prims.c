@@ -5,7 +5,7 @@
  * with every sample in ns and TSC cycles; statistics are computed by the
  * lab.  Operations are interleaved per iteration so drift hits all alike.
  *
- *   kpqc-prims [--iterations N] [--slow-iterations M] [--filter SUBSTR] [--impl PATH]
+ *   kpqc-prims [--iterations N] [--slow-iterations M] [--filter SUBSTR] [--impl PATH] [--seed N]
  *
  * Every libkpqc path this machine runs is measured (avx512, avx2,
  * portable); --impl PATH measures that one alone and no OpenSSL rows.
@@ -17,6 +17,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
+#include <kpqc/drbg.h>
 #include <kpqc/kpqc.h>
 
 #include "clock.h"
@@ -58,7 +59,24 @@ static void emit(const char *alg, const char *family, const char *kind, unsigned
 
 static int failed;
 
+/* With --seed, every (algorithm, path) draws its keys and randomness from
+ * the KAT DRBG started from that seed, so every path does the same work on
+ * the same inputs (HAETAE's rejection loop repeats as often); without, from
+ * the operating system. */
+static int seeded;
+static uint8_t seed_entropy[48];
+static kpqc_nist_drbg drbg;
+static kpqc_rng drbg_rng;
+
+static const kpqc_rng *rng_for_run(void) {
+    if (!seeded) return NULL;
+    kpqc_nist_drbg_init(&drbg, seed_entropy, NULL);
+    drbg_rng = kpqc_nist_drbg_rng(&drbg);
+    return &drbg_rng;
+}
+
 static void bench_kpqc_kem(const kpqc_kem *k, const char *impl, size_t iters) {
+    const kpqc_rng *rng = rng_for_run();
     uint8_t *pk = malloc(k->pk_len), *sk = malloc(k->sk_len), *ct = malloc(k->ct_len), ss[32], ss2[32];
     series g, e, d;
     series_init(&g, iters), series_init(&e, iters), series_init(&d, iters);
@@ -66,13 +84,13 @@ static void bench_kpqc_kem(const kpqc_kem *k, const char *impl, size_t iters) {
         int warm = i < iters / 10;
         series *G = warm ? NULL : &g, *E = warm ? NULL : &e, *D = warm ? NULL : &d;
         if (warm) {
-            kpqc_kem_keypair(k, pk, k->pk_len, sk, k->sk_len, NULL);
-            kpqc_kem_encaps(k, ct, k->ct_len, ss, 32, pk, k->pk_len, NULL);
+            kpqc_kem_keypair(k, pk, k->pk_len, sk, k->sk_len, rng);
+            kpqc_kem_encaps(k, ct, k->ct_len, ss, 32, pk, k->pk_len, rng);
             kpqc_kem_decaps(k, ss2, 32, ct, k->ct_len, sk, k->sk_len);
             continue;
         }
-        TIMED(G, kpqc_kem_keypair(k, pk, k->pk_len, sk, k->sk_len, NULL));
-        TIMED(E, kpqc_kem_encaps(k, ct, k->ct_len, ss, 32, pk, k->pk_len, NULL));
+        TIMED(G, kpqc_kem_keypair(k, pk, k->pk_len, sk, k->sk_len, rng));
+        TIMED(E, kpqc_kem_encaps(k, ct, k->ct_len, ss, 32, pk, k->pk_len, rng));
         TIMED(D, kpqc_kem_decaps(k, ss2, 32, ct, k->ct_len, sk, k->sk_len));
         if (memcmp(ss, ss2, 32) != 0) failed = 1;
     }
@@ -83,13 +101,14 @@ static void bench_kpqc_kem(const kpqc_kem *k, const char *impl, size_t iters) {
 }
 
 static void bench_kpqc_sig(const kpqc_sig *s, const char *impl, size_t iters) {
+    const kpqc_rng *rng = rng_for_run();
     uint8_t *pk = malloc(s->pk_len), *sk = malloc(s->sk_len), *sig = malloc(s->sig_len), msg[32] = {1};
     series g, si, v;
     series_init(&g, iters), series_init(&si, iters), series_init(&v, iters);
     for (size_t i = 0; i < iters; i++) {
         size_t len = s->sig_len;
-        TIMED(&g, kpqc_sig_keypair(s, pk, s->pk_len, sk, s->sk_len, NULL));
-        TIMED(&si, kpqc_sig_sign(s, sig, &len, msg, sizeof msg, NULL, 0, sk, s->sk_len, NULL));
+        TIMED(&g, kpqc_sig_keypair(s, pk, s->pk_len, sk, s->sk_len, rng));
+        TIMED(&si, kpqc_sig_sign(s, sig, &len, msg, sizeof msg, NULL, 0, sk, s->sk_len, rng));
         int rc;
         TIMED(&v, rc = kpqc_sig_verify(s, sig, len, msg, sizeof msg, NULL, 0, pk, s->pk_len));
         if (rc != KPQC_OK) failed = 1;
@@ -172,6 +191,11 @@ int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--iterations") == 0) iters = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--impl") == 0) only_path = argv[i + 1];
+        else if (strcmp(argv[i], "--seed") == 0) {
+            unsigned long v = strtoul(argv[i + 1], NULL, 10);
+            for (unsigned b = 0; b < sizeof v; b++) seed_entropy[b] = (uint8_t)(v >> (8 * b));
+            seeded = 1;
+        }
         else if (strcmp(argv[i], "--slow-iterations") == 0) slow = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
     }
