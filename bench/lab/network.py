@@ -150,8 +150,8 @@ def model(rtt_ms, rate_mbit, mss, cpu_ms, client_hello, server_flight, hrr):
 
 
 def profile(lab, family, group, sig, have, count, chain=False, mutual=False):
-    """CPU time and flight sizes from the in-process handshake, or why the
-    combination cannot run here."""
+    """CPU time (both ends, and the server's share) and flight sizes from
+    the in-process handshake, or why the combination cannot run here."""
     base = {"family": family, "group": group, "sig": sig, "chain": chain, "mutual": mutual}
     if group.lower() not in have:
         return dict(base, status="unavailable", reason=f"group {group} not offered by this build")
@@ -167,6 +167,7 @@ def profile(lab, family, group, sig, have, count, chain=False, mutual=False):
     flights, hrr = hs[-1]["flights"], hs[-1]["hrr"]
     server = 3 if hrr else 1
     return dict(base, status="ok", cpu_ms=summarize([r["ns"] for r in hs])["median"] / 1e6, hrr=hrr,
+                server_cpu_ms=summarize([r["server_ns"] for r in hs])["median"] / 1e6,
                 client_hello=flights[0], server_flight=flights[server], cert_der=setup["cert_der"],
                 client_flight=flights[server + 1] if mutual and len(flights) > server + 1 else 0)
 

@@ -131,9 +131,14 @@ def measure(args, lab, profiles, rounds, host, port):
         s = summarize([r["hs_ns"] / 1e6 for r in ok])
         rtt = _median([r["min_rtt_us"] / 1e3 for r in ok if r["min_rtt_us"]])
         mss = ok[0]["mss"] if ok and ok[0]["mss"] else 1448
-        m = network.model(rtt or 0.0, args.link_mbit, mss, prof["cpu_ms"], prof["client_hello"],
-                          prof["server_flight"], prof["hrr"]) if rtt is not None else {}
         srv_ok = [r for r in served[i] if r["ok"]]
+        # the CPU time of each end on its own machine: the client's share of
+        # the in-process handshake here, the agent's measured there
+        client_cpu = prof["cpu_ms"] - prof["server_cpu_ms"]
+        server_cpu = _median([r["cpu_ns"] / 1e6 for r in srv_ok])
+        cpu = client_cpu + (server_cpu if server_cpu is not None else prof["server_cpu_ms"])
+        m = network.model(rtt or 0.0, args.link_mbit, mss, cpu, prof["client_hello"], prof["server_flight"],
+                          prof["hrr"]) if rtt is not None else {}
         row = lab.row("remote", client_host=me, server_host=agent.env.get("host"), server_addr=agent_ip,
                       server_cpu=agent.env.get("cpu"), server_openssl=agent.env.get("openssl"),
                       server_provider=agent.env.get("provider"), server_commit=agent.env.get("commit"),
@@ -148,7 +153,7 @@ def measure(args, lab, profiles, rounds, host, port):
                       client_segments=_median([r["data_segs"] for r in ok]),
                       server_flight_bytes=_median([r["flight_bytes"] for r in srv_ok]),
                       server_flight_segments=_median([r["flight_segments"] for r in srv_ok]),
-                      server_cpu_ms=_median([r["cpu_ns"] / 1e6 for r in srv_ok]),
+                      server_cpu_ms=server_cpu, client_cpu_ms=client_cpu, model_cpu_ms=cpu,
                       inproc_cpu_ms=prof["cpu_ms"], client_hello=prof["client_hello"],
                       server_flight=prof["server_flight"],
                       model_ms=m.get("model_ms"), model_rounds=m.get("rounds"),
@@ -182,8 +187,9 @@ def report(lab, rows, me, there, env, args):
                           "client sent B / segments", "server flight B / segments", "server CPU ms",
                           f"handshakes/s ({args.concurrency} clients)"], table) +
                 "\n\nLatency: connect() to the client's Finished. RTT: the kernel's least RTT of each connection, "
-                "median. Model: the network suite's (round trips × RTT + in-process CPU time of both ends here "
-                "+ serialisation at --link-mbit, one more round trip per slow-start window the server's flight "
-                "spills into). Client bytes and segments include the one-byte application record that confirms "
+                "median. Model: the network suite's (round trips × RTT + CPU time + serialisation at --link-mbit, "
+                "one more round trip per slow-start window the server's flight spills into), with the CPU time of "
+                "each end on its own machine: the client's share of the in-process handshake here, the agent's "
+                "measured there. Client bytes and segments include the one-byte application record that confirms "
                 "the handshake; the server's flight is counted when its handshake completes. Server CPU: the "
                 "agent's thread CPU time for its side of each handshake.")
