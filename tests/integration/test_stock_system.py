@@ -3,8 +3,10 @@ OpenSSL 3.0, no private library in their path) complete TLS 1.3 with a KpqC
 hybrid group, configured only by an openssl.cnf that includes the
 stock-system snippet (installed as share/kpqc-tls/kpqc-stock-system.cnf), as a user's
 /etc/ssl/openssl.cnf would.  Runs with the build of the system series
-(`--build-dir build/openssl-3.0`)."""
+(`--build-dir build/openssl-3.0`); the snippet and the module are those
+`cmake --install` puts under a fresh prefix."""
 import os
+import pathlib
 import re
 import subprocess
 
@@ -16,14 +18,23 @@ HYBRID = "x25519_smaugt1"
 
 @pytest.fixture(scope="module")
 def stock(lab, tmp_path_factory):
-    snippet = lab.build / "kpqc-stock-system.cnf"
-    if not snippet.exists():
+    if not (lab.build / "kpqc-stock-system.cnf").exists():
         pytest.skip("not the build of the system's OpenSSL (build/openssl-3.0)")
     for program in (CURL, PYTHON):
         if not os.access(program, os.X_OK):
             pytest.skip(f"{program} not installed")
+    main_build = lab.build.parent  # build/openssl-3.0 lives in the main build
+    cache = dict(re.findall(r"^(\w+):\w+=(.*)$", (main_build / "CMakeCache.txt").read_text(), re.M))
+    prefix = tmp_path_factory.mktemp("prefix")
+    subprocess.run([cache["CMAKE_COMMAND"], "--install", str(main_build), "--prefix", str(prefix)],
+                   check=True, capture_output=True, timeout=300)
+    snippet = prefix / "share" / "kpqc-tls" / "kpqc-stock-system.cnf"
+    assert f"module = {prefix}/" in snippet.read_text()  # the installed module, not the build tree's
     cnf = tmp_path_factory.mktemp("stock") / "openssl.cnf"
-    cnf.write_text(f"openssl_conf = openssl_init\n.include {snippet}\n")
+    # The system's own configuration with the one line a user appends.
+    system_cnf = pathlib.Path("/etc/ssl/openssl.cnf")
+    base = system_cnf.read_text() if system_cnf.exists() else "openssl_conf = openssl_init\n"
+    cnf.write_text(f"{base}\n.include {snippet}\n")
     # Nothing but the configuration file: no private libraries, no module path.
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("LD_", "OPENSSL_", "KPQC_", "SSL_CERT"))}
