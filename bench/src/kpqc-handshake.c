@@ -594,10 +594,11 @@ static void client_loop(tls_pair *t, const char *group, int port, size_t count, 
 /* Runs fn(i, arg) in a child process that ends with this one; its pid. */
 pid_t spawn(void (*fn)(unsigned i, void *arg), unsigned i, void *arg) {
     fflush(stdout);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) die("fork");
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGTERM); /* stopping the parent stops them all */
+        if (getppid() != parent) _exit(0); /* it was stopped before that took effect */
         fn(i, arg);
         fflush(stdout);
         _exit(0);

@@ -36,8 +36,8 @@ class Agent:
     def __init__(self, lab, tmp, address="127.0.0.1", port=None, ns=None, token=TOKEN):
         self.lab, self.address = lab, address
         self.port = port or lab.free_port()
-        self.err = tmp / f"agent-{self.port}.err"
-        argv = [python(lab.build), BENCH, "--build-dir", str(lab.build), "--out", str(tmp / f"agent-{self.port}"),
+        self.err, self.out = tmp / f"agent-{self.port}.err", tmp / f"agent-{self.port}"
+        argv = [python(lab.build), BENCH, "--build-dir", str(lab.build), "--out", str(self.out),
                 "serve", "--listen", f"{address}:{self.port}"] + (["--token", token] if token else [])
         if ns:
             argv = ["ip", "netns", "exec", ns] + argv
@@ -60,13 +60,32 @@ class Agent:
     def alive(self):
         return self.proc.poll() is None
 
+    def servers(self):
+        """pids of the processes of this agent's servers (their certificates are under its directory)."""
+        found = []
+        for d in pathlib.Path("/proc").glob("[0-9]*"):
+            try:
+                if str(self.out).encode() in (d / "cmdline").read_bytes():
+                    found.append(int(d.name))
+            except OSError:
+                pass
+        return found
+
     def stop(self):
+        """Stops the agent; none of its servers may outlive it."""
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        deadline = time.monotonic() + 10
+        while self.servers() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = self.servers()
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"server processes outlived the agent: {left}"
 
 
 @pytest.fixture
