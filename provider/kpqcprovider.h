@@ -28,6 +28,7 @@ typedef enum { KPQC_PROV_KEM, KPQC_PROV_SIG } kpqc_prov_kind;
 typedef struct kpqc_prov_alg {
     const char *name;         /* primary name: algorithm, TLS group or sigalg name */
     char *names;              /* OpenSSL name list "name:alias:...[:OID]" */
+    char *decoder_names;      /* the same and Bouncy Castle's OID (prov_bc.c) */
     const char *aliases;      /* comma-separated, from the table */
     char *oid;                /* NULL for hybrid groups (no X.509 use) */
     const char *display;
@@ -78,6 +79,7 @@ typedef struct kpqc_prov_ctx {
     kpqc_prov_core core;
     OSSL_LIB_CTX *libctx;  /* child library context: the classical halves */
     kpqc_prov_table table; /* this instance's algorithms */
+    int oid_profile;       /* kpqc_oid_profile: whose OIDs and key encodings the encoders write */
     OSSL_ALGORITHM *keymgmt_algs, *kem_algs, *sig_algs, *encoder_algs, *decoder_algs;
     int tls_sigalgs;       /* the core understands the TLS-SIGALG capability (>= 3.2) */
 } kpqc_prov_ctx;
@@ -148,6 +150,27 @@ int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_
                         const unsigned char **pub, size_t *pub_len);
 int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                          const unsigned char **priv, size_t *priv_len);
+/* The same for any OID; `wrapped`: the key bytes sit in an OCTET STRING of
+ * their own inside the BIT STRING or OCTET STRING. */
+int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *key, size_t key_len,
+                            unsigned char **out, size_t *out_len);
+int kpqc_der_parse_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *in, size_t len,
+                            const unsigned char **key, size_t *key_len);
+
+/* Bouncy Castle's identifiers and key encodings (prov_bc.c). */
+typedef enum { KPQC_OID_PROFILE_KPQC, KPQC_OID_PROFILE_BOUNCYCASTLE } kpqc_oid_profile;
+/* The `oid-profile` line of the provider's configuration (NULL: ours). */
+int kpqc_bc_parse_profile(const char *value, kpqc_oid_profile *profile);
+/* Bouncy Castle's OID for an algorithm of ours, or NULL. */
+const char *kpqc_bc_oid(const char *name);
+/* Decodes a SubjectPublicKeyInfo (pkcs8 = 0) or PrivateKeyInfo under one of
+ * Bouncy Castle's OIDs: 1 and *key set (with the property query `propq`),
+ * 0 when it is not one, -1 when it is but cannot be loaded (error raised). */
+int kpqc_bc_decode(kpqc_prov_ctx *provctx, const char *propq, int pkcs8, const unsigned char *der, size_t len,
+                   kpqc_key **key);
+/* Encodes `key` as Bouncy Castle does when the provider's profile says so:
+ * 1 and *der set, 0 when ours applies, -1 on error (raised). */
+int kpqc_bc_encode(kpqc_prov_ctx *provctx, const kpqc_key *key, int pkcs8, unsigned char **der, size_t *der_len);
 
 /* Dispatch tables. */
 const OSSL_DISPATCH *kpqc_prov_keymgmt_dispatch(const char *name);

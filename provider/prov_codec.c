@@ -120,9 +120,13 @@ static int encode_der_or_pem(codec_ctx *ctx, BIO *out, const kpqc_key *key, enum
     const kpqc_prov_alg *alg = key->alg;
     unsigned char *body = NULL, *der = NULL;
     size_t body_len = 0, der_len = 0;
-    int encrypted = s == PKCS8 && ctx->cipher != NULL, ok = 0;
+    int encrypted = s == PKCS8 && ctx->cipher != NULL;
     const char *pem_name = s == SPKI ? PEM_STRING_PUBLIC : encrypted ? PEM_STRING_PKCS8 : PEM_STRING_PKCS8INF;
-    if (s == SPKI) {
+    int ok = kpqc_bc_encode(ctx->provctx, key, s == PKCS8, &der, &der_len); /* oid-profile = bouncycastle */
+    if (ok < 0) return 0;
+    if (ok) {
+        /* written as Bouncy Castle reads it */
+    } else if (s == SPKI) {
         body_len = kpqc_key_pub_len(alg);
         if ((body = OPENSSL_secure_malloc(body_len)) == NULL || !kpqc_key_encode_pub(key, body)) goto done;
         ok = kpqc_der_spki(alg, body, body_len, &der, &der_len);
@@ -280,28 +284,40 @@ static const OSSL_PARAM *decoder_settable_ctx_params(void *provctx) {
     return table;
 }
 
+/* Our structure, or Bouncy Castle's: 1 and *key set, 0 not ours, -1 error. */
+static int decode_key(codec_ctx *ctx, enum structure s, const unsigned char *der, size_t len, kpqc_key **key) {
+    kpqc_prov_ctx *provctx = ctx->provctx;
+    const unsigned char *body = NULL;
+    size_t body_len = 0;
+    const kpqc_prov_alg *alg = identify(&provctx->table, s, der, len, &body, &body_len);
+    if (alg == NULL) return kpqc_bc_decode(provctx, ctx->propq, s == PKCS8, der, len, key);
+    *key = kpqc_key_new(provctx, alg);
+    if (*key != NULL && kpqc_key_set_propq(*key, ctx->propq) &&
+        (s == SPKI ? kpqc_key_decode_pub(*key, body, body_len) : kpqc_key_decode_priv(*key, body, body_len)))
+        return 1;
+    kpqc_key_free(*key);
+    *key = NULL;
+    return -1;
+}
+
 static int decode(codec_ctx *ctx, OSSL_CORE_BIO *cin, enum structure s, int selection, OSSL_CALLBACK *data_cb,
                   void *data_cbarg) {
-    kpqc_prov_ctx *provctx = ctx->provctx;
-    size_t len = 0, body_len = 0;
-    const unsigned char *body = NULL;
-    unsigned char *der = read_all(provctx, cin, &len);
-    const kpqc_prov_alg *alg = der != NULL ? identify(&provctx->table, s, der, len, &body, &body_len) : NULL;
+    size_t len = 0;
+    unsigned char *der = read_all(ctx->provctx, cin, &len);
     kpqc_key *key = NULL;
-    int ok = 1; /* "not ours" lets the next decoder try */
+    int found = der != NULL ? decode_key(ctx, s, der, len, &key) : 0;
+    /* "Not ours" lets the next decoder try; ours but unusable stops there,
+     * with the reason on the error queue. */
+    int ok = found >= 0;
     (void)selection;
-    if (alg != NULL) {
-        key = kpqc_key_new(provctx, alg);
-        if (key != NULL && kpqc_key_set_propq(key, ctx->propq) && (s == SPKI ? kpqc_key_decode_pub(key, body, body_len)
-                                      : kpqc_key_decode_priv(key, body, body_len))) {
-            int object_type = OSSL_OBJECT_PKEY;
-            OSSL_PARAM params[] = {
-                OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &object_type),
-                OSSL_PARAM_construct_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE, (char *)alg->name, 0),
-                OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &key, sizeof key),
-                OSSL_PARAM_construct_end()};
-            ok = data_cb(params, data_cbarg); /* the keymgmt's load takes the key */
-                }
+    if (found > 0) {
+        int object_type = OSSL_OBJECT_PKEY;
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE, &object_type),
+            OSSL_PARAM_construct_utf8_string(OSSL_OBJECT_PARAM_DATA_TYPE, (char *)key->alg->name, 0),
+            OSSL_PARAM_construct_octet_string(OSSL_OBJECT_PARAM_REFERENCE, &key, sizeof key),
+            OSSL_PARAM_construct_end()};
+        ok = data_cb(params, data_cbarg); /* the keymgmt's load takes the key */
     }
     kpqc_key_free(key); /* NULL if loaded */
     OPENSSL_clear_free(der, len);

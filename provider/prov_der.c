@@ -6,6 +6,8 @@
  *   PrivateKeyInfo       ::= SEQUENCE { INTEGER 0, SEQUENCE { OID }, OCTET STRING priv }
  *
  * The AlgorithmIdentifier has no parameters, as for Ed25519 and ML-DSA.
+ * A `wrapped` key is the key bytes inside an OCTET STRING of their own (as
+ * Bouncy Castle writes its KpqC keys, see prov_bc.c).
  * Kept outside libcrypto's X509_PUBKEY/PKCS8 code on purpose: those call
  * back into the decoders, and this parser is small enough to fuzz whole.
  */
@@ -64,14 +66,15 @@ static unsigned char *put_header(unsigned char *p, unsigned tag, size_t len) {
     return p;
 }
 
-/* SEQUENCE { [INTEGER 0,] SEQUENCE { OID }, <tag> [00] key } */
-static int write_key_info(const kpqc_prov_alg *alg, int pkcs8, const unsigned char *key, size_t key_len,
-                          unsigned char **out, size_t *out_len) {
+/* SEQUENCE { [INTEGER 0,] SEQUENCE { OID }, <tag> [00] [OCTET STRING] key } */
+int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *key, size_t key_len,
+                            unsigned char **out, size_t *out_len) {
     unsigned char oid[64];
     size_t oid_len = sizeof oid;
-    if (alg->oid == NULL || !kpqc_der_oid(alg->oid, oid, &oid_len)) return 0;
+    if (dotted_oid == NULL || !kpqc_der_oid(dotted_oid, oid, &oid_len)) return 0;
     size_t algid = tlv_size(oid_len);
-    size_t body = pkcs8 ? key_len : key_len + 1; /* BIT STRING: unused-bits byte */
+    size_t value = wrapped ? tlv_size(key_len) : key_len;
+    size_t body = pkcs8 ? value : value + 1; /* BIT STRING: unused-bits byte */
     size_t inner = (pkcs8 ? 3 : 0) + tlv_size(algid) + tlv_size(body);
     size_t total = tlv_size(inner);
     unsigned char *buf = OPENSSL_secure_malloc(total), *p = buf;
@@ -83,6 +86,7 @@ static int write_key_info(const kpqc_prov_alg *alg, int pkcs8, const unsigned ch
     memcpy(p, oid, oid_len), p += oid_len;
     p = put_header(p, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, body);
     if (!pkcs8) *p++ = 0;
+    if (wrapped) p = put_header(p, TAG_OCTET_STRING, key_len);
     memcpy(p, key, key_len);
     *out = buf;
     *out_len = total;
@@ -91,12 +95,12 @@ static int write_key_info(const kpqc_prov_alg *alg, int pkcs8, const unsigned ch
 
 int kpqc_der_spki(const kpqc_prov_alg *alg, const unsigned char *pub, size_t pub_len, unsigned char **out,
                   size_t *out_len) {
-    return write_key_info(alg, 0, pub, pub_len, out, out_len);
+    return kpqc_der_write_key_info(alg->oid, 0, 0, pub, pub_len, out, out_len);
 }
 
 int kpqc_der_pkcs8(const kpqc_prov_alg *alg, const unsigned char *priv, size_t priv_len, unsigned char **out,
                    size_t *out_len) {
-    return write_key_info(alg, 1, priv, priv_len, out, out_len);
+    return kpqc_der_write_key_info(alg->oid, 1, 0, priv, priv_len, out, out_len);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -124,34 +128,49 @@ static int get_tlv(cursor *c, unsigned tag, cursor *inner) {
     return 1;
 }
 
-static int get_algid(cursor *c, const kpqc_prov_alg *alg) {
+static int get_algid(cursor *c, const char *dotted_oid) {
     cursor algid, oid;
     unsigned char want[64];
     size_t want_len = sizeof want;
-    if (alg->oid == NULL || !kpqc_der_oid(alg->oid, want, &want_len)) return 0;
+    if (dotted_oid == NULL || !kpqc_der_oid(dotted_oid, want, &want_len)) return 0;
     if (!get_tlv(c, TAG_SEQUENCE, &algid) || !get_tlv(&algid, TAG_OID, &oid) || algid.p != algid.end) return 0;
     return (size_t)(oid.end - oid.p) == want_len && memcmp(oid.p, want, want_len) == 0;
 }
 
+/* The key bytes of a wrapped key: the whole of `c` is one OCTET STRING. */
+static int unwrap(cursor *c, int wrapped) {
+    cursor inner;
+    if (!wrapped) return 1;
+    if (!get_tlv(c, TAG_OCTET_STRING, &inner) || c->p != c->end) return 0;
+    *c = inner;
+    return 1;
+}
+
+int kpqc_der_parse_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *in, size_t len,
+                            const unsigned char **key, size_t *key_len) {
+    cursor all = {in, in + len}, seq, version, value;
+    if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end) return 0;
+    if (pkcs8 && (!get_tlv(&seq, TAG_INTEGER, &version) || version.end - version.p != 1 || version.p[0] != 0))
+        return 0;
+    if (!get_algid(&seq, dotted_oid) || !get_tlv(&seq, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, &value) ||
+        seq.p != seq.end)
+        return 0;
+    if (!pkcs8) {
+        if (value.p == value.end || value.p[0] != 0) return 0; /* whole bytes only */
+        value.p++;
+    }
+    if (!unwrap(&value, wrapped)) return 0;
+    *key = value.p;
+    *key_len = (size_t)(value.end - value.p);
+    return 1;
+}
+
 int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                         const unsigned char **pub, size_t *pub_len) {
-    cursor all = {in, in + len}, seq, bits;
-    if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end || !get_algid(&seq, alg) ||
-        !get_tlv(&seq, TAG_BIT_STRING, &bits) || seq.p != seq.end || bits.p == bits.end || bits.p[0] != 0)
-        return 0;
-    *pub = bits.p + 1;
-    *pub_len = (size_t)(bits.end - bits.p) - 1;
-    return 1;
+    return kpqc_der_parse_key_info(alg->oid, 0, 0, in, len, pub, pub_len);
 }
 
 int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                          const unsigned char **priv, size_t *priv_len) {
-    cursor all = {in, in + len}, seq, version, key;
-    if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end || !get_tlv(&seq, TAG_INTEGER, &version) ||
-        version.end - version.p != 1 || version.p[0] != 0 || !get_algid(&seq, alg) ||
-        !get_tlv(&seq, TAG_OCTET_STRING, &key) || seq.p != seq.end)
-        return 0;
-    *priv = key.p;
-    *priv_len = (size_t)(key.end - key.p);
-    return 1;
+    return kpqc_der_parse_key_info(alg->oid, 1, 0, in, len, priv, priv_len);
 }

@@ -192,8 +192,9 @@ static int get_params(void *vctx, OSSL_PARAM params[]) {
     return 1;
 }
 
-static OSSL_ALGORITHM entry(const kpqc_prov_alg *a, const char *properties, const OSSL_DISPATCH *dispatch) {
-    OSSL_ALGORITHM e = {a->names, properties, dispatch, a->display};
+static OSSL_ALGORITHM entry(const char *names, const kpqc_prov_alg *a, const char *properties,
+                            const OSSL_DISPATCH *dispatch) {
+    OSSL_ALGORITHM e = {names, properties, dispatch, a->display};
     return e;
 }
 
@@ -211,16 +212,16 @@ static int build_algorithm_lists(kpqc_prov_ctx *c) {
         return 0;
     for (size_t i = 0; i < n; i++) {
         const kpqc_prov_alg *a = &t->algs[i];
-        c->keymgmt_algs[nk++] = entry(a, "provider=kpqcprovider", kpqc_prov_keymgmt_dispatch(a->name));
-        if (a->kind == KPQC_PROV_KEM) c->kem_algs[nm++] = entry(a, "provider=kpqcprovider", kpqc_prov_kem_functions);
-        else c->sig_algs[ns++] = entry(a, "provider=kpqcprovider", kpqc_prov_sig_functions);
+        c->keymgmt_algs[nk++] = entry(a->names, a, "provider=kpqcprovider", kpqc_prov_keymgmt_dispatch(a->name));
+        if (a->kind == KPQC_PROV_KEM) c->kem_algs[nm++] = entry(a->names, a, "provider=kpqcprovider", kpqc_prov_kem_functions);
+        else c->sig_algs[ns++] = entry(a->names, a, "provider=kpqcprovider", kpqc_prov_sig_functions);
         if (a->oid == NULL) continue; /* hybrid groups are never encoded */
         for (size_t j = 0; j < kpqc_prov_encoder_count; j++)
             if (!kpqc_prov_encoders[j].private_only || kpqc_key_has_priv_encoding(a))
-                c->encoder_algs[ne++] = entry(a, kpqc_prov_encoders[j].properties, kpqc_prov_encoders[j].dispatch);
+                c->encoder_algs[ne++] = entry(a->names, a, kpqc_prov_encoders[j].properties, kpqc_prov_encoders[j].dispatch);
         for (size_t j = 0; j < kpqc_prov_decoder_count; j++)
             if (!kpqc_prov_decoders[j].private_only || kpqc_key_has_priv_encoding(a))
-                c->decoder_algs[nd++] = entry(a, kpqc_prov_decoders[j].properties, kpqc_prov_decoders[j].dispatch);
+                c->decoder_algs[nd++] = entry(a->decoder_names, a, kpqc_prov_decoders[j].properties, kpqc_prov_decoders[j].dispatch);
     }
     return 1;
 }
@@ -370,6 +371,12 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
      * so hybrids' X25519/ECDH come from the default provider. */
     provctx->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (provctx->libctx == NULL) goto fail;
+    kpqc_oid_profile profile;
+    if (!kpqc_bc_parse_profile(config_value(provctx, "oid-profile"), &profile)) {
+        kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: oid-profile must be kpqc or bouncycastle");
+        goto fail;
+    }
+    provctx->oid_profile = profile;
     if (!kpqc_prov_table_init(&provctx->table, config_value, provctx, why, sizeof why)) {
         kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: %s",
                         why[0] != '\0' ? why : "out of memory");

@@ -39,12 +39,14 @@ static const row rows[] = {
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 
-/* "name:alias1:alias2[:oid]" as OpenSSL's name lists are written. */
-static char *name_list(const char *name, const char *aliases, const char *oid) {
-    size_t len = strlen(name) + strlen(aliases) + (oid ? strlen(oid) : 0) + 3;
+/* "name:alias1:alias2[:oid][:bc_oid]" as OpenSSL's name lists are written
+ * (Bouncy Castle's OID, for the decoders only, sends its key files to them). */
+static char *name_list(const char *name, const char *aliases, const char *oid, const char *bc_oid) {
+    size_t len = strlen(name) + strlen(aliases) + (oid ? strlen(oid) : 0) + (bc_oid ? strlen(bc_oid) : 0) + 4;
     char *s = OPENSSL_malloc(len);
     if (s == NULL) return NULL;
-    snprintf(s, len, "%s%s%s%s%s", name, aliases[0] ? ":" : "", aliases, oid ? ":" : "", oid ? oid : "");
+    snprintf(s, len, "%s%s%s%s%s%s%s", name, aliases[0] ? ":" : "", aliases, oid ? ":" : "", oid ? oid : "",
+             bc_oid ? ":" : "", bc_oid ? bc_oid : "");
     for (char *p = s; *p; p++)
         if (*p == ',') *p = ':';
     return s;
@@ -89,7 +91,8 @@ static int make_entry(kpqc_prov_alg *a, const row *r, const char *(*override)(vo
         }
         if ((a->oid = OPENSSL_strdup(oid)) == NULL) return 0;
     }
-    return (a->names = name_list(a->name, a->aliases, a->oid)) != NULL;
+    return (a->names = name_list(a->name, a->aliases, a->oid, NULL)) != NULL &&
+           (a->decoder_names = name_list(a->name, a->aliases, a->oid, kpqc_bc_oid(a->name))) != NULL;
 }
 
 /* Two entries must never share a TLS code point of the same kind (groups and
@@ -143,6 +146,7 @@ fail:
 void kpqc_prov_table_free(kpqc_prov_table *t) {
     for (size_t i = 0; t->algs != NULL && i < t->len; i++) {
         OPENSSL_free(t->algs[i].names);
+        OPENSSL_free(t->algs[i].decoder_names);
         OPENSSL_free(t->algs[i].oid);
     }
     OPENSSL_free(t->algs);
