@@ -54,3 +54,18 @@ if(KPQC_BUILD_PROVIDER)
     kpqc_install_configured(cmake/install/${cnf}.in ${CMAKE_INSTALL_DATADIR}/kpqc-tls)
   endforeach()
 endif()
+
+# `cpack -G DEB` in the build directory: the same files as a Debian package,
+# under the configured prefix.  For a system package configure with
+# -DCMAKE_INSTALL_PREFIX=/usr (libdir lib/<multiarch>: the provider lands in
+# Debian's module directory); it needs the system's libcrypto >= 3.5.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME kpqc-tls)
+set(CPACK_PACKAGE_VENDOR kpqc-tls)
+set(CPACK_PACKAGE_CONTACT "kpqc-tls developers <kpqc-tls@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Korean post-quantum cryptography for OpenSSL 3: libkpqc and kpqcprovider")
+set(CPACK_SET_DESTDIR ON) # the install-time files name the prefix, not the staging directory
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libssl3 (>= 3.5) | libssl3t64 (>= 3.5)")
+set(CPACK_DEBIAN_PACKAGE_SECTION libs)
+include(CPack)

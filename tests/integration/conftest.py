@@ -95,7 +95,8 @@ class Installed:
     def __init__(self, build, prefix):
         self.build = pathlib.Path(build).resolve()
         self.prefix = pathlib.Path(prefix)
-        cache = dict(re.findall(r"^(\w+):\w+=(.*)$", (self.build / "CMakeCache.txt").read_text(), re.M))
+        self.cache = cache = dict(re.findall(r"^(\w+):\w+=(.*)$", (self.build / "CMakeCache.txt").read_text(),
+                                             re.M))
         self.cmake = cache["CMAKE_COMMAND"]
         self.openssl_bin = cache["KPQC_OPENSSL_BIN"]
         self.openssl_lib = pathlib.Path(cache["KPQC_OPENSSL_PREFIX"]) / "lib"

@@ -188,3 +188,12 @@ def test_bc_signature_keys_are_refused(lab, table, bc, tmp_path):
     r = subprocess.run(lab.env_cmd + [sys.executable, "-c", DECODE_WITH_LIBCRYPTO, str(pub)], capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_unknown_profile_keeps_the_provider_out(lab, tmp_path):
+    conf = tmp_path / "bad.cnf"
+    conf.write_text((lab.build / "openssl.cnf").read_text().replace("[kpqc_sect]\n",
+                                                                     "[kpqc_sect]\noid-profile = bouncy\n"))
+    r = _openssl(lab, "list", "-providers", conf=conf, check=False)
+    assert "kpqcprovider" not in r.stdout
+    assert "kpqcprovider" in lab.run("list", "-providers").stdout

@@ -119,3 +119,25 @@ def test_snippet_included_by_a_distribution_cnf(installed, lab, table, tmp_path)
     key = tmp_path / "k.pem"
     installed.openssl("genpkey", "-algorithm", table["KEM"][0]["id"], "-out", str(key), conf=conf)
     assert "PRIVATE KEY" in key.read_text()
+
+
+def test_debian_package_holds_the_installed_files(installed, tmp_path):
+    """`cpack -G DEB` packs the same files under the configured prefix, the
+    configuration files naming that prefix."""
+    cache = installed.cache
+    cpack = pathlib.Path(installed.cmake).with_name("cpack")
+    subprocess.run([str(cpack), "-G", "DEB", "--config", str(installed.build / "CPackConfig.cmake"), "-B",
+                    str(tmp_path)], check=True, capture_output=True, timeout=300)
+    deb = next(tmp_path.glob("kpqc-tls_*.deb"))
+    listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True, check=True).stdout
+    prefix = pathlib.Path(cache["CMAKE_INSTALL_PREFIX"])
+    packed = {pathlib.Path(line.split()[5].lstrip(".")).relative_to(prefix)
+              for line in listing.splitlines() if not line.startswith("d")}
+    installed_files = {p.relative_to(installed.prefix) for p in installed.prefix.rglob("*") if not p.is_dir()}
+    assert packed == installed_files
+    cnf = subprocess.run(f"dpkg-deb --fsys-tarfile {deb} | tar -xO .{prefix}/share/kpqc-tls/kpqc-provider.cnf",
+                         shell=True, capture_output=True, text=True, check=True).stdout
+    assert f"module = {prefix}/{cache['CMAKE_INSTALL_LIBDIR']}/ossl-modules/kpqcprovider.so" in cnf
+    depends = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True,
+                             check=True).stdout
+    assert "libssl3 (>= 3.5)" in depends

@@ -15,9 +15,15 @@ import time
 import pytest
 
 GROUPS = ("x25519_smaugt1", "ntruplus768", "p256_ntruplus768")
+# OpenSSL 3.5's own hybrid group (code point from tests/data/foreign_identifiers.tsv),
+# offered beside ours by the same server.
+NATIVE_GROUPS = {"X25519MLKEM768": 0x11EC}
 # Certificate chains: (name, CA key type, server key type, client key type).
+# "mixed": OpenSSL's own ML-DSA CA over KpqC leaves, in one handshake with a
+# KpqC group or OpenSSL's ML-KEM.
 CHAINS = (("kpqc", "haetae2", "aimer128f", "haetae2"),
-          ("composite", "p256_haetae2", "p256_aimer128f", "p256_haetae2"))
+          ("composite", "p256_haetae2", "p256_aimer128f", "p256_haetae2"),
+          ("mixed", "ML-DSA-65", "haetae2", "p256_aimer128f"))
 
 
 def _need(tool):
@@ -29,7 +35,8 @@ def _built(installed, table):
     groups = installed.openssl("list", "-tls-groups", "-tls1_3").stdout.strip().split(":")
     sigs = set(re.findall(r"[\w.-]+", installed.openssl("list", "-signature-algorithms").stdout))
     codepoints = {r["id"]: r["codepoint"] for r in table["KEM"] + table["HYBRID"]}
-    return ({g: codepoints[g] for g in GROUPS if g in groups}, [c for c in CHAINS if set(c[1:]) <= sigs])
+    ours = {g: codepoints[g] for g in GROUPS if g in groups}
+    return ({**ours, **NATIVE_GROUPS} if ours else {}, [c for c in CHAINS if set(c[1:]) <= sigs])
 
 
 class Pki:

@@ -6,12 +6,18 @@
 //   java KpqcBc encaps PUB.der CT SS              BC reads the SPKI, encapsulates
 //   java KpqcBc decaps PRIV.der CT SS             BC reads the PKCS#8, decapsulates
 //   java KpqcBc oid ALG                           the OID of BC's key files for ALG
+//   java KpqcBc katverify ALG FILE.rsp            how many signatures of a NIST-format
+//                                                 KAT file BC's verifier accepts
 //
 // ALG is our name (smaugt1, smaugt3, smaugt5, timer, ntruplus768,
 // ntruplus864, ntruplus1152, haetae2/3/5, aimer128f ...).
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
@@ -22,12 +28,17 @@ import org.bouncycastle.crypto.EncapsulatedSecretGenerator;
 import org.bouncycastle.crypto.KeyGenerationParameters;
 import org.bouncycastle.crypto.SecretWithEncapsulation;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
+import org.bouncycastle.pqc.crypto.MessageSigner;
 import org.bouncycastle.pqc.crypto.aimer.AIMerKeyGenerationParameters;
 import org.bouncycastle.pqc.crypto.aimer.AIMerKeyPairGenerator;
 import org.bouncycastle.pqc.crypto.aimer.AIMerParameters;
+import org.bouncycastle.pqc.crypto.aimer.AIMerPublicKeyParameters;
+import org.bouncycastle.pqc.crypto.aimer.AIMerSigner;
 import org.bouncycastle.pqc.crypto.haetae.HAETAEKeyGenerationParameters;
 import org.bouncycastle.pqc.crypto.haetae.HAETAEKeyPairGenerator;
 import org.bouncycastle.pqc.crypto.haetae.HAETAEParameters;
+import org.bouncycastle.pqc.crypto.haetae.HAETAEPublicKeyParameters;
+import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
 import org.bouncycastle.pqc.crypto.ntruplus.NTRUPlusKEMExtractor;
 import org.bouncycastle.pqc.crypto.ntruplus.NTRUPlusKEMGenerator;
 import org.bouncycastle.pqc.crypto.ntruplus.NTRUPlusKeyGenerationParameters;
@@ -44,6 +55,7 @@ import org.bouncycastle.pqc.crypto.util.PrivateKeyFactory;
 import org.bouncycastle.pqc.crypto.util.PrivateKeyInfoFactory;
 import org.bouncycastle.pqc.crypto.util.PublicKeyFactory;
 import org.bouncycastle.pqc.crypto.util.SubjectPublicKeyInfoFactory;
+import org.bouncycastle.util.encoders.Hex;
 
 public final class KpqcBc {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -97,6 +109,62 @@ public final class KpqcBc {
         throw new IllegalArgumentException("not a KEM key: " + priv.getClass().getName());
     }
 
+    private static MessageSigner verifier(String alg, byte[] pk) {
+        MessageSigner signer;
+        if (HAETAE.containsKey(alg)) {
+            signer = new HAETAESigner();
+            signer.init(false, new HAETAEPublicKeyParameters(HAETAE.get(alg), pk));
+        } else {
+            signer = new AIMerSigner();
+            signer.init(false, new AIMerPublicKeyParameters(AIMER.get(alg), pk));
+        }
+        return signer;
+    }
+
+    // The KAT's signature: its `sig` field (HAETAE pads it with zeros, tried
+    // as written and without the padding), else its signed message `sm`
+    // without the message at either end.
+    private static boolean verifiesRecord(String alg, Map<String, String> r) {
+        byte[] pk = Hex.decode(r.get("pk")), msg = Hex.decode(r.get("msg"));
+        List<byte[]> candidates = new ArrayList<>();
+        if (r.containsKey("sig")) {
+            byte[] sig = Hex.decode(r.get("sig"));
+            candidates.add(sig);
+            int n = sig.length;
+            while (n > 0 && sig[n - 1] == 0) n--;
+            candidates.add(Arrays.copyOf(sig, n));
+        } else {
+            byte[] sm = Hex.decode(r.get("sm"));
+            candidates.add(Arrays.copyOfRange(sm, msg.length, sm.length));
+            candidates.add(Arrays.copyOfRange(sm, 0, sm.length - msg.length));
+        }
+        for (byte[] sig : candidates) {
+            try {
+                if (verifier(alg, pk).verifySignature(msg, sig)) return true;
+            } catch (RuntimeException e) {
+                // a malformed candidate: try the next
+            }
+        }
+        return false;
+    }
+
+    private static int[] katVerify(String alg, List<String> lines) {
+        int ok = 0, total = 0;
+        Map<String, String> record = new HashMap<>();
+        lines.add("");
+        for (String line : lines) {
+            int eq = line.indexOf(" = ");
+            if (eq > 0) {
+                record.put(line.substring(0, eq).trim(), line.substring(eq + 3).trim());
+            } else if (line.trim().isEmpty() && record.containsKey("pk")) {
+                total++;
+                if (verifiesRecord(alg, record)) ok++;
+                record.clear();
+            }
+        }
+        return new int[] {ok, total};
+    }
+
     private static byte[] read(String path) throws Exception { return Files.readAllBytes(Paths.get(path)); }
 
     private static void write(String path, byte[] data) throws Exception { Files.write(Paths.get(path), data); }
@@ -127,8 +195,13 @@ public final class KpqcBc {
             System.out.println(spki.getAlgorithm().getAlgorithm().getId());
             break;
         }
+        case "katverify": {
+            int[] counts = katVerify(args[1], Files.readAllLines(Paths.get(args[2])));
+            System.out.println(args[1] + " " + args[2] + ": " + counts[0] + " of " + counts[1] + " verify");
+            break;
+        }
         default:
-            System.err.println("usage: KpqcBc keygen|encaps|decaps|oid ...");
+            System.err.println("usage: KpqcBc keygen|encaps|decaps|oid|katverify ...");
             System.exit(2);
         }
     }
