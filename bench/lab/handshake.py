@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from . import callgrind
+from . import callgrind, plots
 from .results import md_table
 from .stats import fmt_ratio, interleave, no_measurable_difference, over_rounds, summarize
 from .timekeeping import MachineLoad
@@ -142,17 +142,22 @@ def verdict(ratio):
     return f"{(1 - m) * 100:.0f} % faster" if m < 1 else f"{(m - 1) * 100:.0f} % slower"
 
 
-def ratio_table(results, names, lead, lead_of):
-    """Markdown rows of one comparison: the row's median, its ratio to each
-    named baseline with the interval, a verdict against the last baseline,
-    instructions; ranked by the last ratio, unranked rows (no measurable
-    difference) and baselines last."""
+def ranked(results, names, lead_of):
+    """Rows ranked by their ratio to the last baseline; rows with no
+    measurable difference after them, unranked, and the baselines last."""
     def rank(r):
         ratio = r["ratio_to"].get(names[-1])
         tie = ratio is None or no_measurable_difference(ratio)
-        return (lead_of(r) in names, tie, ratio["median"] if ratio else 0)
+        return (lead_of(r) in names, tie, ratio["median"] if ratio and not tie else 0)
+    return sorted(results, key=rank)
+
+
+def ratio_table(results, names, lead, lead_of):
+    """Markdown rows of one comparison: the row's median, its ratio to each
+    named baseline with the interval, a verdict against the last baseline,
+    instructions."""
     rows, halves = [], []
-    for r in sorted(results, key=rank):
+    for r in ranked(results, names, lead_of):
         base = r["ratio_to"].get(names[-1])
         ir, ir_base = r["instructions"], next((x["instructions"] for x in results if lead_of(x) == names[-1]), None)
         rows.append([lead_of(r), r["family"] if lead == "group" else r["group"], f"{r['median_ns'] / 1e3:.0f}"] +
@@ -178,6 +183,7 @@ def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
         names = names_of(lvl, fixed)
         table, agreement = ratio_table(rs, names, lead, lead_of)
         r0 = rs[0]
+        fixed_slug = "".join(c if c.isalnum() else "_" for c in fixed)
         lab.section(f"Level {lvl}: {title} ({fixed}; ratio to {' and '.join(names)})",
                     table + f"\n\n{r0['rounds']} interleaved rounds of {r0['count_per_round']} handshakes per "
                     "configuration; median µs and ratios are medians over rounds (a ratio pairs two configurations "
@@ -185,6 +191,8 @@ def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
                     "interval contains 1. Instructions per handshake: callgrind, difference of a 6- and a "
                     f"1-handshake run. {agreement} Noise: {load.summary()}." +
                     ("\n\nNot measured (not in this build): " + "; ".join(unavailable) if unavailable else ""))
+        plots.ratio_forest(lab, f"{r0['suite']}_L{lvl}_{fixed_slug}.png", ranked(rs, names, lead_of), names, lead_of,
+                           f"Level {lvl}: {title} ({fixed})")
 
 
 def run(args, lab, count=None, levels=None, sigs=None, tcp=None):

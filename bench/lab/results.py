@@ -33,6 +33,11 @@ class Lab:
     def section(self, title, markdown):
         self.sections.append((title, markdown))
 
+    def figure(self, filename):
+        """A plot of the run directory, shown in the report where it is added."""
+        self.plots.append(filename)
+        self.sections.append((None, f"![{filename}]({filename})"))
+
     def progress(self, suite, done, total, what=""):
         if sys.stderr.isatty() or done == total or done % max(1, total // 10) == 0:
             sys.stderr.write(f"\r[{suite}] {done}/{total} {what[:50]:<50}")
@@ -51,9 +56,9 @@ class Lab:
         env = "\n".join(f"| {k} | {v} |" for k, v in self.env.items())
         body = [f"# {title}", "", "| environment | |", "|---|---|", env, ""]
         for t, md in self.sections:
-            body += [f"## {t}", "", md, ""]
-        for p in self.plots:
-            body += [f"![{p}]({p})", ""]
+            body += ([f"## {t}", ""] if t is not None else []) + [md, ""]
+        shown = {md for t, md in self.sections if t is None}
+        body += [x for p in self.plots if f"![{p}]({p})" not in shown for x in (f"![{p}]({p})", "")]
         (self.dir / "report.md").write_text("\n".join(body))
         return self.dir / "report.md"
 

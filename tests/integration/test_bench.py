@@ -65,3 +65,32 @@ def test_prims_carry_the_ratio_to_the_reference_code(lab, tmp_path):
     assert {row["op"] for row in ref} == {"keygen", "encaps", "decaps"} and all(row["median_ns"] > 0 for row in ref)
     report = (out / "report.md").read_text()
     assert "NTRU+768" in report and "call overhead" in report and "decaps / verify | reference µs" not in report  # no quoted figures
+
+
+def test_measurement_programs_refuse_unknown_options(lab):
+    for prog, mode in (("kpqc-prims", []), ("kpqc-handshake", ["inproc"]), ("kpqc-instructions", [])):
+        path = lab.build / "bench" / prog
+        if not path.exists():
+            continue
+        r = subprocess.run(lab.env_cmd + [str(path)] + mode + ["--iteration", "3"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode != 0 and "unknown option" in r.stderr, prog
+
+
+def test_chains_suite_validates_every_signature_beside_ecdsa_and_ml_dsa(lab, tmp_path):
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
+                        str(out), "chains", "--count", "1", "--rounds", "2"], capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = [row for row in json.loads((out / "summary.json").read_text())["rows"] if row["suite"] == "chains"]
+    sys.path.insert(0, str(ROOT / "tools"))
+    import kpqc_table
+    t = kpqc_table.load()
+    assert {row["sig"] for row in rows} >= {s["id"] for s in t["SIG"]} | {c["id"] for c in t["COMPOSITE"]} | {
+        "EC:P-256", "ML-DSA-44", "EC:P-521", "ML-DSA-87"}
+    for row in rows:
+        assert set(row["ratio_to"]) == ({"EC:P-256", "ML-DSA-44"} if row["level"] == 1 else
+                                        {"EC:P-384", "ML-DSA-65"} if row["level"] == 3 else {"EC:P-521", "ML-DSA-87"})
+        assert row["median_ns"] > 0 and row["chain_der"] > 0
+    assert (out / "chains_L1.png").stat().st_size > 1000
