@@ -15,6 +15,8 @@ struct kpqc_kem_ops {
     int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
     /* KPQC_OK or KPQC_ERR_DECODE; see kpqc_kem_check_keypair. */
     int (*check_keypair)(const uint8_t *pk, const uint8_t *sk);
+    /* The name of the kernels an operation would take now (cpu.h). */
+    const char *(*impl_name)(void);
 };
 
 /* How a family's official KAT file records a signature. */
@@ -41,6 +43,8 @@ struct kpqc_sig_ops {
     int (*check_keypair)(const uint8_t *pk, const uint8_t *sk);
     enum kpqc_kat_layout kat_layout;
     size_t kat_sign_rnd_len; /* KPQC_KAT_DETACHED_CTX only */
+    /* The name of the kernels an operation would take now (cpu.h). */
+    const char *(*impl_name)(void);
 };
 
 /*
@@ -72,13 +76,5 @@ struct kpqc_sig_ops {
 #define KPQC_KEM(fam, id, ...) extern const struct kpqc_kem_ops kpqc_##id##_ops;
 #define KPQC_SIG(fam, id, ...) extern const struct kpqc_sig_ops kpqc_##id##_ops;
 #include "algorithms.def"
-
-/* True when the AVX2 (and related) code paths may be used right now. */
-int kpqc_use_avx2(void);
-/* True when the AVX-512 (F/BW/DQ/VL, VPCLMULQDQ) code paths may be used
- * right now; they include the AVX2 ones. */
-int kpqc_use_avx512(void);
-/* True when PCLMULQDQ may be used right now. */
-int kpqc_use_pclmul(void);
 
 #endif

@@ -75,3 +75,5 @@ int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk, size_t pk_len
     if (pk_len != kem->pk_len || sk_len != kem->sk_len) return KPQC_ERR_LENGTH;
     return kem->ops->check_keypair(pk, sk);
 }
+
+const char *kpqc_kem_impl_name(const kpqc_kem *kem) { return kem ? kem->ops->impl_name() : NULL; }

@@ -80,3 +80,5 @@ int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk, size_t pk_len
     if (pk_len != alg->pk_len || sk_len != alg->sk_len) return KPQC_ERR_LENGTH;
     return alg->ops->check_keypair(pk, sk);
 }
+
+const char *kpqc_sig_impl_name(const kpqc_sig *alg) { return alg ? alg->ops->impl_name() : NULL; }

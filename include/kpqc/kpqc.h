@@ -61,22 +61,24 @@ typedef struct kpqc_rng {
 KPQC_API int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
 
 /* ---------------------------------------------------------------------
- * Code paths.  By default the fastest path the CPU supports is used
- * (AVX-512, AVX2, PCLMULQDQ...).  KPQC_IMPL=portable|avx2|avx512 in the
- * environment, or kpqc_set_impl(), forces one path; all paths give
- * byte-identical results.
+ * Code paths.  By default the fastest level the CPU supports is used;
+ * KPQC_IMPL=portable|avx2|avx512 in the environment (read once; a level the
+ * machine cannot run is reported on stderr and the automatic choice runs)
+ * or kpqc_set_impl() picks one.  Every level gives byte-identical results.
  * ------------------------------------------------------------------- */
 typedef enum kpqc_impl {
-    KPQC_IMPL_AUTO = 0,
-    KPQC_IMPL_PORTABLE = 1,
-    KPQC_IMPL_AVX2 = 2,
-    KPQC_IMPL_AVX512 = 3,
+    KPQC_IMPL_AUTO = 0,     /* the best level this machine has */
+    KPQC_IMPL_PORTABLE = 1, /* plain C11 */
+    KPQC_IMPL_AVX2 = 2,     /* x86-64: AVX2, BMI1/2, PCLMULQDQ */
+    KPQC_IMPL_AVX512 = 3,   /* x86-64: AVX-512 F/BW/DQ/VL, VPCLMULQDQ, and the above */
 } kpqc_impl;
 
-/* KPQC_OK, or KPQC_ERR_UNSUPPORTED (path unchanged) when the CPU or the
- * operating system cannot run the requested path. */
+/* KPQC_OK, or KPQC_ERR_UNSUPPORTED (level unchanged) when this build, the
+ * CPU or the operating system cannot run `impl`. */
 KPQC_API int kpqc_set_impl(kpqc_impl impl);
-/* "avx512", "avx2" or "portable": the path calls made now will take. */
+/* The level calls made now run at: "portable", "avx2", "avx512".  Each
+ * family takes its best kernels within it (kpqc_kem_impl_name and
+ * kpqc_sig_impl_name say which). */
 KPQC_API const char *kpqc_impl_name(void);
 
 /* ---------------------------------------------------------------------
@@ -124,6 +126,9 @@ KPQC_API int kpqc_kem_decaps(const kpqc_kem *kem, uint8_t *ss, size_t ss_len,
  * pair from storage, follow this with an encapsulate/decapsulate round. */
 KPQC_API int kpqc_kem_check_keypair(const kpqc_kem *kem, const uint8_t *pk,
                                     size_t pk_len, const uint8_t *sk, size_t sk_len);
+/* The kernels this KEM's operations take now ("portable", "avx2", ...);
+ * NULL for a NULL kem. */
+KPQC_API const char *kpqc_kem_impl_name(const kpqc_kem *kem);
 
 /* ---------------------------------------------------------------------
  * Signatures.  Every scheme takes a context string of 0..255 bytes.
@@ -164,6 +169,8 @@ KPQC_API int kpqc_sig_verify(const kpqc_sig *alg, const uint8_t *sig, size_t sig
  * Only the verdict depends on the secret. */
 KPQC_API int kpqc_sig_check_keypair(const kpqc_sig *alg, const uint8_t *pk,
                                     size_t pk_len, const uint8_t *sk, size_t sk_len);
+/* The kernels this scheme's operations take now; NULL for a NULL alg. */
+KPQC_API const char *kpqc_sig_impl_name(const kpqc_sig *alg);
 
 #ifdef __cplusplus
 }

@@ -5,29 +5,23 @@
 
 #include "ct.h"
 #include "keccak_f1600.h"
-#include "../internal.h"
 
-#ifdef __x86_64__
-/* keccak_avx2.c: the permutation compiled with BMI1/BMI2 (andn, rorx);
- * keccak_avx512.c: lanes in vector registers with vpternlogq and vprolq
- * (about 13 % faster than the former on the AVX-512 Xeon we measure on) */
-void kpqc_keccak_f1600_avx2(uint64_t s[25]);
-void kpqc_keccak_f1600_avx512(uint64_t s[25][1]);
-#endif
+static void f1600_portable(uint64_t s[25]) { keccak_f1600_permute(s); }
 
-void kpqc_keccak_f1600(uint64_t s[25]) {
-#ifdef __x86_64__
-    if (kpqc_use_avx512()) {
-        kpqc_keccak_f1600_avx512((uint64_t(*)[1])s);
-        return;
-    }
-    if (kpqc_use_avx2()) {
-        kpqc_keccak_f1600_avx2(s);
-        return;
-    }
+const kpqc_keccak_backend kpqc_keccak_backend_portable = {{"portable", 0}, f1600_portable};
+
+static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_keccak_backend_avx512.info,
 #endif
-    keccak_f1600_permute(s);
-}
+#ifdef KPQC_ISA_AVX2
+    &kpqc_keccak_backend_avx2.info,
+#endif
+    &kpqc_keccak_backend_portable.info,
+};
+KPQC_BACKEND_CHOICE(kpqc_keccak_backend, kpqc_keccak_select_backend, kpqc_keccak_backends, candidates)
+
+void kpqc_keccak_f1600(uint64_t s[25]) { kpqc_keccak_select_backend()->f1600(s); }
 
 static inline void xor_byte(uint64_t s[25], unsigned pos, uint8_t v) {
     s[pos >> 3] ^= (uint64_t)v << (8 * (pos & 7));
@@ -39,6 +33,7 @@ void kpqc_keccak_init(kpqc_keccak *k, unsigned rate, uint8_t dsep) {
     k->rate = rate;
     k->dsep = dsep;
     k->squeezing = 0;
+    k->f1600 = kpqc_keccak_select_backend()->f1600;
 }
 
 void kpqc_keccak_absorb(kpqc_keccak *k, const uint8_t *in, size_t len) {
@@ -46,26 +41,26 @@ void kpqc_keccak_absorb(kpqc_keccak *k, const uint8_t *in, size_t len) {
     while (len > 0 && (k->pos & 7) != 0) {
         xor_byte(k->s, k->pos++, *in++);
         len--;
-        if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
+        if (k->pos == k->rate) { k->f1600(k->s); k->pos = 0; }
     }
     while (len >= 8) {
         k->s[k->pos >> 3] ^= kpqc_load64_le(in);
         k->pos += 8;
         in += 8;
         len -= 8;
-        if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
+        if (k->pos == k->rate) { k->f1600(k->s); k->pos = 0; }
     }
     while (len > 0) {
         xor_byte(k->s, k->pos++, *in++);
         len--;
-        if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
+        if (k->pos == k->rate) { k->f1600(k->s); k->pos = 0; }
     }
 }
 
 static void finalize(kpqc_keccak *k) {
     xor_byte(k->s, k->pos, k->dsep);
     xor_byte(k->s, k->rate - 1, 0x80);
-    kpqc_keccak_f1600(k->s);
+    k->f1600(k->s);
     k->pos = 0;
     k->squeezing = 1;
 }
@@ -73,7 +68,7 @@ static void finalize(kpqc_keccak *k) {
 void kpqc_keccak_squeeze(kpqc_keccak *k, uint8_t *out, size_t len) {
     if (!k->squeezing) finalize(k);
     while (len > 0) {
-        if (k->pos == k->rate) { kpqc_keccak_f1600(k->s); k->pos = 0; }
+        if (k->pos == k->rate) { k->f1600(k->s); k->pos = 0; }
         if ((k->pos & 7) == 0 && len >= 8) {
             kpqc_store64_le(out, k->s[k->pos >> 3]);
             out += 8; len -= 8; k->pos += 8;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
+
 #define KPQC_SHAKE128_RATE 168
 #define KPQC_SHAKE256_RATE 136
 #define KPQC_SHA3_256_RATE 136
@@ -27,14 +29,52 @@ static inline void kpqc_store64_le(uint8_t *p, uint64_t v) {
     for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Kernel tables (cpu.h): the permutation of one state, of four, of eight. */
+typedef struct kpqc_keccak_backend {
+    kpqc_backend_info info;
+    void (*f1600)(uint64_t s[25]);
+} kpqc_keccak_backend;
+
+typedef struct kpqc_keccakx4_backend {
+    kpqc_backend_info info;
+    void (*f1600x4)(uint64_t s[25][4]); /* s[lane][instance] */
+} kpqc_keccakx4_backend;
+
+typedef struct kpqc_keccakx8_backend {
+    kpqc_backend_info info;
+    void (*f1600x8)(uint64_t s[25][8]); /* s[lane][instance] */
+} kpqc_keccakx8_backend;
+
+extern const kpqc_keccak_backend kpqc_keccak_backend_portable;
+extern const kpqc_keccakx4_backend kpqc_keccakx4_backend_portable;
+extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable;
+#ifdef KPQC_ISA_AVX2
+extern const kpqc_keccak_backend kpqc_keccak_backend_avx2;
+extern const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2;
+#endif
+#ifdef KPQC_ISA_AVX512
+extern const kpqc_keccak_backend kpqc_keccak_backend_avx512;
+extern const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx512;
+extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx512;
+#endif
+const kpqc_keccak_backend *kpqc_keccak_select_backend(void);
+const kpqc_backend_info *const *kpqc_keccak_backends(size_t *n);
+const kpqc_keccakx4_backend *kpqc_keccakx4_select_backend(void);
+const kpqc_backend_info *const *kpqc_keccakx4_backends(size_t *n);
+const kpqc_keccakx8_backend *kpqc_keccakx8_select_backend(void);
+const kpqc_backend_info *const *kpqc_keccakx8_backends(size_t *n);
+
+/* A sponge takes its permutation when initialised. */
 typedef struct kpqc_keccak {
     uint64_t s[25];
     unsigned pos;       /* byte position inside the current block */
     unsigned rate;      /* bytes */
     uint8_t dsep;       /* domain separation + first padding bit */
     uint8_t squeezing;
+    void (*f1600)(uint64_t s[25]);
 } kpqc_keccak;
 
+/* One permutation on the current level's kernels. */
 void kpqc_keccak_f1600(uint64_t s[25]);
 
 void kpqc_keccak_init(kpqc_keccak *k, unsigned rate, uint8_t dsep);
@@ -62,6 +102,7 @@ typedef struct kpqc_keccakx4 {
     uint64_t s[25][4]; /* lane-interleaved: s[lane][instance] */
     unsigned rate;
     uint8_t dsep;
+    void (*f1600x4)(uint64_t s[25][4]); /* taken by absorb_once */
 } kpqc_keccakx4;
 
 void kpqc_keccakx4_f1600(uint64_t s[25][4]);

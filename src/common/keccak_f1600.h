@@ -1,8 +1,8 @@
 /*
  * The Keccak-f[1600] permutation as an inline function, included by the
- * translation units that compile it for each code path (keccak.c for the
- * portable one, keccak_avx2.c with BMI1/BMI2 for the AVX2 one): the same C,
- * so both give the same bits.
+ * translation units that compile it for each code path (keccak.c and
+ * keccakx4.c for the portable one, keccak_avx2.c with BMI1/BMI2 for the
+ * AVX2 one): the same C, so both give the same bits.
  */
 #ifndef KPQC_KECCAK_F1600_H
 #define KPQC_KECCAK_F1600_H

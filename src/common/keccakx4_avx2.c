@@ -4,6 +4,7 @@
  */
 #include <immintrin.h>
 
+#include "keccak.h"
 #include "keccak_simd_round.h"
 
 #define V __m256i
@@ -16,3 +17,5 @@
 #define STOREV(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx2, 4)
+
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2};

@@ -5,6 +5,7 @@
  */
 #include <immintrin.h>
 
+#include "keccak.h"
 #include "keccak_simd_round.h"
 
 #define V __m256i
@@ -17,3 +18,6 @@
 #define STOREV(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx512, 4)
+
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
+                                                            kpqc_keccakx4_f1600_avx512};

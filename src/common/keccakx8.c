@@ -8,22 +8,32 @@
 
 #include "ct.h"
 #include "keccak.h"
-#include "../internal.h"
 
-void kpqc_keccakx8_f1600_avx512(uint64_t s[25][8]);
-
-void kpqc_keccakx8_f1600(uint64_t s[25][8]) {
-#ifdef __x86_64__
-    if (kpqc_use_avx512()) { kpqc_keccakx8_f1600_avx512(s); return; }
-#endif
+/* Two four-way permutations on the level's four-way kernels. */
+static void f1600x8_by_four(uint64_t s[25][8]) {
+    const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
     for (unsigned h = 0; h < 8; h += 4) {
         uint64_t q[25][4];
         for (unsigned i = 0; i < 25; i++) memcpy(q[i], &s[i][h], sizeof q[i]);
-        kpqc_keccakx4_f1600(q);
+        x4->f1600x4(q);
         for (unsigned i = 0; i < 25; i++) memcpy(&s[i][h], q[i], sizeof q[i]);
         kpqc_wipe(q, sizeof q);
     }
 }
+
+/* Named "portable" as the fallback of every level without eight-way
+ * kernels; the four-way kernels it calls are the level's own. */
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f1600x8_by_four};
+
+static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_keccakx8_backend_avx512.info,
+#endif
+    &kpqc_keccakx8_backend_portable.info,
+};
+KPQC_BACKEND_CHOICE(kpqc_keccakx8_backend, kpqc_keccakx8_select_backend, kpqc_keccakx8_backends, candidates)
+
+void kpqc_keccakx8_f1600(uint64_t s[25][8]) { kpqc_keccakx8_select_backend()->f1600x8(s); }
 
 /* XOR len < rate bytes of each input at byte offset 0, then the padding. */
 static void absorb_last(uint64_t s[25][8], unsigned rate, uint8_t dsep,
@@ -40,17 +50,18 @@ static void absorb_last(uint64_t s[25][8], unsigned rate, uint8_t dsep,
 
 static void shakex8(unsigned rate, uint8_t *const out[8], size_t outlen,
                     const uint8_t *const in[8], size_t inlen) {
+    const kpqc_keccakx8_backend *be = kpqc_keccakx8_select_backend();
     uint64_t s[25][8];
     memset(s, 0, sizeof s);
     size_t off = 0;
     for (; inlen - off >= rate; off += rate) {
         for (unsigned j = 0; j < 8; j++)
             for (unsigned i = 0; i < rate / 8; i++) s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
-        kpqc_keccakx8_f1600(s);
+        be->f1600x8(s);
     }
     absorb_last(s, rate, 0x1f, in, off, inlen - off);
     for (size_t done = 0; done < outlen; done += rate) {
-        kpqc_keccakx8_f1600(s);
+        be->f1600x8(s);
         size_t n = outlen - done < rate ? outlen - done : rate;
         for (unsigned j = 0; j < 8; j++) {
             uint8_t *p = out[j] + done;

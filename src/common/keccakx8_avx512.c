@@ -5,6 +5,7 @@
  */
 #include <immintrin.h>
 
+#include "keccak.h"
 #include "keccak_simd_round.h"
 
 #define V __m512i
@@ -17,3 +18,6 @@
 #define STOREV(p, v) _mm512_storeu_si512((void *)(p), (v))
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx8_f1600_avx512, 8)
+
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
+                                                            kpqc_keccakx8_f1600_avx512};

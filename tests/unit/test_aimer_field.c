@@ -1,7 +1,9 @@
 /*
- * AIMer fields: products and squares against a bit-by-bit schoolbook
- * reference, PCLMULQDQ against portable, and the four-way SHAKE against
- * four single SHAKE calls (on whichever Keccak x4 path is active).
+ * AIMer fields: every backend this CPU runs, its products and squares
+ * against a bit-by-bit schoolbook reference and its matrix-vector products
+ * against a plain one; the four-way SHAKE against four single SHAKE calls
+ * (on the current level's kernels), and every Keccak backend's
+ * permutations against the portable ones.
  */
 #include <string.h>
 
@@ -35,63 +37,19 @@ static void ref_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned 
     memcpy(c, acc, 8 * nw);
 }
 
-#ifdef __x86_64__
-/* Rows of random 4-word slots, words beyond nw zero as in aimer.c. */
-static void random_rows(uint64_t (*M)[4], unsigned nw) {
-    for (unsigned j = 0; j < 64 * nw; j++)
-        for (unsigned w = 0; w < 4; w++) M[j][w] = w < nw ? rnd64() : 0;
-}
-
+/* c = M v, bit by bit */
 static void ref_mat_vec(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
-    memset(c, 0, 4 * sizeof *c);
+    memset(c, 0, 4 * sizeof c[0]);
     for (unsigned j = 0; j < 64 * nw; j++)
         if ((v[j / 64] >> (j % 64)) & 1)
-            for (unsigned w = 0; w < 4; w++) c[w] ^= M[j][w];
+            for (unsigned w = 0; w < nw; w++) c[w] ^= M[j][w];
 }
 
-/* The AVX-512 products, squarings and matrix-vector products against the
- * schoolbook and the portable kernels. */
-static void check_avx512_kernels(void) {
-    static uint64_t M[256][4];
-    for (unsigned nw = 2; nw <= 4; nw++) {
-        for (int it = 0; it < 200; it++) {
-            uint64_t a[4] = {0}, b[4] = {0}, r[4], p[4];
-            for (unsigned w = 0; w < nw; w++) a[w] = rnd64(), b[w] = rnd64();
-            if (it == 0) memset(a, 0xff, 8 * nw);
-            ref_mul(r, a, b, nw);
-            kpqc_aimer_gf_mul(p, a, b, nw, AIMER_GF_AVX512);
-            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "avx512 product nw=%u it=%d", nw, it);
-            unsigned e = (unsigned)(it % 53);
-            kpqc_aimer_gf_sqr_n(r, a, nw, e, AIMER_GF_PORTABLE);
-            kpqc_aimer_gf_sqr_n(p, a, nw, e, AIMER_GF_AVX512);
-            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "avx512 x^(2^%u) nw=%u it=%d", e, nw, it);
-        }
-        for (int it = 0; it < 20; it++) {
-            uint64_t v[8][4] = {{0}}, c[8][4], one[4], x[8][4], want[8][4];
-            random_rows(M, nw);
-            for (unsigned j = 0; j < 8; j++)
-                for (unsigned w = 0; w < nw; w++) v[j][w] = x[j][w] = rnd64();
-            if (it == 0) memset(v[3], 0xff, 8 * nw);
-            kpqc_aimer_mat_vec8_avx512(c, (const uint64_t(*)[4])M, (const uint64_t(*)[4])v, nw);
-            for (unsigned j = 0; j < 8; j++) {
-                ref_mat_vec(one, (const uint64_t(*)[4])M, v[j], nw);
-                CHECK_MSG(memcmp(one, c[j], sizeof one) == 0, "avx512 mat_vec8 nw=%u it=%d vector %u", nw, it, j);
-                kpqc_aimer_mat_vec_avx512(c[j], (const uint64_t(*)[4])M, v[j], nw);
-                CHECK_MSG(memcmp(one, c[j], sizeof one) == 0, "avx512 mat_vec nw=%u it=%d vector %u", nw, it, j);
-                kpqc_aimer_gf_sqr_n(want[j], x[j], nw, (unsigned)it, AIMER_GF_PORTABLE);
-            }
-            kpqc_aimer_gf_sqr_n8_avx512(x, nw, (unsigned)it);
-            for (unsigned j = 0; j < 8; j++)
-                CHECK_MSG(memcmp(want[j], x[j], 8 * nw) == 0, "avx512 eight x^(2^%d) nw=%u element %u", it, nw, j);
-        }
-    }
-}
-#endif
-
-int main(void) {
+static void check_field(const struct kpqc_aimer_backend *be) {
+    const char *name = be->info.name;
     for (unsigned nw = 2; nw <= 4; nw++) {
         for (int it = 0; it < 300; it++) {
-            uint64_t a[4] = {0}, b[4] = {0}, r[4], p[4], q[4], s[4];
+            uint64_t a[4] = {0}, b[4] = {0}, r[4], p[4];
             for (unsigned w = 0; w < nw; w++) {
                 a[w] = rnd64();
                 b[w] = rnd64();
@@ -99,37 +57,60 @@ int main(void) {
             if (it == 0) memset(a, 0xff, sizeof a);
             if (it == 1) { memset(a, 0, sizeof a); a[0] = 1; }
             ref_mul(r, a, b, nw);
-            kpqc_aimer_gf_mul(p, a, b, nw, 0);
-            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "portable product nw=%u it=%d", nw, it);
-            if (kpqc_use_pclmul()) {
-                kpqc_aimer_gf_mul(q, a, b, nw, 1);
-                CHECK_MSG(memcmp(r, q, 8 * nw) == 0, "pclmul product nw=%u it=%d", nw, it);
-            }
+            be->gf_mul(p, a, b, nw);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "%s product nw=%u it=%d", name, nw, it);
             ref_mul(r, a, a, nw);
-            kpqc_aimer_gf_sqr_n(s, a, nw, 1, 0);
-            CHECK_MSG(memcmp(r, s, 8 * nw) == 0, "square nw=%u it=%d", nw, it);
-            /* e squarings in one call, both ways, against e reference products */
+            be->gf_sqr_n(p, a, nw, 1);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "%s square nw=%u it=%d", name, nw, it);
+            /* e squarings in one call against e reference products */
             unsigned e = (unsigned)(it % 101);
             memcpy(r, a, sizeof r);
             for (unsigned k = 0; k < e; k++) ref_mul(r, r, r, nw);
-            kpqc_aimer_gf_sqr_n(p, a, nw, e, 0);
-            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "portable x^(2^%u) nw=%u it=%d", e, nw, it);
-            if (kpqc_use_pclmul()) {
-                kpqc_aimer_gf_sqr_n(q, a, nw, e, 1);
-                CHECK_MSG(memcmp(r, q, 8 * nw) == 0, "pclmul x^(2^%u) nw=%u it=%d", e, nw, it);
+            be->gf_sqr_n(p, a, nw, e);
+            CHECK_MSG(memcmp(r, p, 8 * nw) == 0, "%s x^(2^%u) nw=%u it=%d", name, e, nw, it);
+        }
+        static uint64_t M[256][4];
+        for (int it = 0; it < 20; it++) {
+            uint64_t v[4] = {0}, want[4], got[4];
+            for (unsigned j = 0; j < 64 * nw; j++)
+                for (unsigned w = 0; w < 4; w++) M[j][w] = w < nw ? rnd64() : 0;
+            for (unsigned w = 0; w < nw; w++) v[w] = it == 0 ? ~UINT64_C(0) : rnd64();
+            ref_mat_vec(want, (const uint64_t (*)[4])M, v, nw);
+            be->mat_vec(got, (const uint64_t (*)[4])M, v, nw);
+            CHECK_MSG(memcmp(want, got, 8 * nw) == 0, "%s matrix-vector nw=%u it=%d", name, nw, it);
+            /* the batch kernels, where the backend has them */
+            uint64_t v8[8][4] = {{0}}, c8[8][4], x8[8][4], sq[8][4];
+            for (unsigned j = 0; j < 8; j++)
+                for (unsigned w = 0; w < nw; w++) v8[j][w] = x8[j][w] = j == 3 && it == 0 ? ~UINT64_C(0) : rnd64();
+            if (be->mat_vec8 != NULL) {
+                be->mat_vec8(c8, (const uint64_t (*)[4])M, (const uint64_t (*)[4])v8, nw);
+                for (unsigned j = 0; j < 8; j++) {
+                    ref_mat_vec(want, (const uint64_t (*)[4])M, v8[j], nw);
+                    CHECK_MSG(memcmp(want, c8[j], sizeof want) == 0, "%s mat_vec8 nw=%u it=%d vector %u", name,
+                              nw, it, j);
+                }
+            }
+            if (be->gf_sqr_n8 != NULL) {
+                for (unsigned j = 0; j < 8; j++) kpqc_aimer_backend_portable.gf_sqr_n(sq[j], x8[j], nw, (unsigned)it);
+                be->gf_sqr_n8(x8, nw, (unsigned)it);
+                for (unsigned j = 0; j < 8; j++)
+                    CHECK_MSG(memcmp(sq[j], x8[j], 8 * nw) == 0, "%s eight x^(2^%d) nw=%u element %u", name, it,
+                              nw, j);
             }
         }
     }
-    printf("pclmul path %s\n", kpqc_use_pclmul() ? "tested" : "not available");
-#ifdef __x86_64__
-    if (kpqc_set_impl(KPQC_IMPL_AVX512) == KPQC_OK) {
-        check_avx512_kernels();
-        printf("avx512 field kernels tested\n");
-    } else {
-        printf("avx512 field kernels: not available on this machine, not tested\n");
-    }
-    kpqc_set_impl(KPQC_IMPL_AUTO);
-#endif
+}
+
+/* Every usable backend of a list, by its info. */
+#define FOR_EACH_USABLE(b, list, n)                                                          \
+    for (size_t b = 0; b < (n); b++)                                                         \
+        if (!kpqc_backend_usable((list)[b])) printf("%s not available on this CPU\n", (list)[b]->name); \
+        else
+
+int main(void) {
+    size_t n;
+    const kpqc_backend_info *const *aimer = kpqc_aimer_backends(&n);
+    FOR_EACH_USABLE(b, aimer, n) check_field((const struct kpqc_aimer_backend *)aimer[b]);
 
     /* Keccak x4 against single instances, several lengths across block edges. */
     static const size_t lens[] = {0, 1, 35, 135, 136, 167, 168, 169, 300, 500};
@@ -149,15 +130,25 @@ int main(void) {
             CHECK_MSG(memcmp(one, out[j], outlen) == 0, "shake256x4 len %zu lane %u", inlen, j);
         }
     }
-    /* The raw permutation too. */
-    uint64_t s4[25][4], s1[4][25];
-    for (unsigned i = 0; i < 25; i++)
-        for (unsigned j = 0; j < 4; j++) s4[i][j] = s1[j][i] = rnd64();
-    kpqc_keccakx4_f1600(s4);
-    for (unsigned j = 0; j < 4; j++) {
-        kpqc_keccak_f1600(s1[j]);
-        for (unsigned i = 0; i < 25; i++) CHECK(s1[j][i] == s4[i][j]);
+    /* The raw permutations of every backend against the portable one. */
+    const kpqc_backend_info *const *one = kpqc_keccak_backends(&n);
+    FOR_EACH_USABLE(b, one, n) {
+        uint64_t x[25], y[25];
+        for (unsigned i = 0; i < 25; i++) x[i] = y[i] = rnd64();
+        kpqc_keccak_backend_portable.f1600(x);
+        ((const kpqc_keccak_backend *)one[b])->f1600(y);
+        CHECK_MSG(memcmp(x, y, sizeof x) == 0, "keccak %s", one[b]->name);
     }
-    printf("keccak x4 path %s\n", kpqc_impl_name());
+    const kpqc_backend_info *const *four = kpqc_keccakx4_backends(&n);
+    FOR_EACH_USABLE(b, four, n) {
+        uint64_t s4[25][4], s1[4][25];
+        for (unsigned i = 0; i < 25; i++)
+            for (unsigned j = 0; j < 4; j++) s4[i][j] = s1[j][i] = rnd64();
+        ((const kpqc_keccakx4_backend *)four[b])->f1600x4(s4);
+        for (unsigned j = 0; j < 4; j++) {
+            kpqc_keccak_backend_portable.f1600(s1[j]);
+            for (unsigned i = 0; i < 25; i++) CHECK_MSG(s1[j][i] == s4[i][j], "keccak x4 %s", four[b]->name);
+        }
+    }
     return test_result("test_aimer_field");
 }

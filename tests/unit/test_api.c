@@ -89,15 +89,36 @@ static void test_rng_failure(void) {
 static void test_status_and_impl(void) {
     for (int s = 0; s >= -8; s--) CHECK(strcmp(kpqc_status_string(s), "unknown status") != 0);
     CHECK(strcmp(kpqc_status_string(-99), "unknown status") == 0);
+    /* Each level the CPU has: every family runs kernels of that level or
+     * of a lower one, never above it; at the portable level, portable. */
+    static const kpqc_impl ladder[] = {KPQC_IMPL_PORTABLE, KPQC_IMPL_AVX2, KPQC_IMPL_AVX512};
+    const char *below[sizeof ladder / sizeof ladder[0]];
+    size_t nbelow = 0;
+    for (size_t l = 0; l < sizeof ladder / sizeof ladder[0]; l++) {
+        const char *before = kpqc_impl_name();
+        if (kpqc_set_impl(ladder[l]) != KPQC_OK) { /* refused, never replaced */
+            CHECK(strcmp(kpqc_impl_name(), before) == 0);
+            printf("level %d not available here\n", (int)ladder[l]);
+            continue;
+        }
+        const char *level = kpqc_impl_name();
+        below[nbelow++] = level;
+        for (size_t i = 0; i < kpqc_kem_count() + kpqc_sig_count(); i++) {
+            const char *fam = i < kpqc_kem_count() ? kpqc_kem_impl_name(kpqc_kem_at(i))
+                                                   : kpqc_sig_impl_name(kpqc_sig_at(i - kpqc_kem_count()));
+            int ok = 0;
+            for (size_t j = 0; j < nbelow; j++) ok |= fam != NULL && strcmp(fam, below[j]) == 0;
+            CHECK_MSG(ok, "at level %s algorithm %zu runs %s", level, i, fam ? fam : "(null)");
+        }
+    }
+    CHECK(nbelow >= 1 && strcmp(below[0], "portable") == 0);
+    /* an unknown level is refused and changes nothing */
     CHECK(kpqc_set_impl(KPQC_IMPL_PORTABLE) == KPQC_OK);
+    CHECK(kpqc_set_impl((kpqc_impl)99) == KPQC_ERR_UNSUPPORTED);
     CHECK(strcmp(kpqc_impl_name(), "portable") == 0);
-    /* A vector path is either run as asked or refused, never replaced. */
-    if (kpqc_set_impl(KPQC_IMPL_AVX2) == KPQC_OK) CHECK(strcmp(kpqc_impl_name(), "avx2") == 0);
-    else CHECK(strcmp(kpqc_impl_name(), "portable") == 0);
-    if (kpqc_set_impl(KPQC_IMPL_AVX512) == KPQC_OK) CHECK(strcmp(kpqc_impl_name(), "avx512") == 0);
-    CHECK(kpqc_set_impl((kpqc_impl)42) == KPQC_ERR_UNSUPPORTED);
+    CHECK(kpqc_kem_impl_name(NULL) == NULL && kpqc_sig_impl_name(NULL) == NULL);
     CHECK(kpqc_set_impl(KPQC_IMPL_AUTO) == KPQC_OK);
-    CHECK(kpqc_impl_name() != NULL);
+    CHECK(strcmp(kpqc_impl_name(), below[nbelow - 1]) == 0); /* the best level */
 }
 
 int main(void) {

@@ -37,7 +37,13 @@ static const struct {
 
 /* INTT(NTT(a) * NTT(b)) is a * b mod (X^256 + 1, q); INTT(NTT(a)) is
  * a * 2^32. */
+/* Every backend of the family; those this CPU runs are compared with the
+ * portable one. */
+static const kpqc_backend_info *const *backends;
+static size_t nbackends;
+
 static void test_ntt(void) {
+    const struct haetae_backend *cur = haetae_select_backend();
     for (unsigned trial = 0; trial < 20; trial++) {
         hpoly a, b, ah, bh, r, ref;
         /* inputs as large as the signing code feeds in: |x| < 4q */
@@ -51,10 +57,10 @@ static void test_ntt(void) {
             for (unsigned j = 0; j < N; j++) acc[i + j] += (int64_t)modq(a.c[i]) * modq(b.c[j]);
         for (unsigned i = 0; i < N; i++) ref.c[i] = modq(acc[i] - acc[i + N] % Q);
         ah = a, bh = b;
-        haetae_ntt(&ah);
-        haetae_ntt(&bh);
+        cur->ntt(&ah);
+        cur->ntt(&bh);
         haetae_pointwise(&r, &ah, &bh);
-        haetae_invntt(&r);
+        cur->invntt(&r);
         int ok = 1, bounded = 1;
         for (unsigned i = 0; i < N; i++) {
             ok &= modq(r.c[i]) == ref.c[i];
@@ -63,24 +69,24 @@ static void test_ntt(void) {
         CHECK_MSG(ok, "NTT product differs from schoolbook (trial %u)", trial);
         CHECK(bounded);
         hpoly t = a;
-        haetae_ntt(&t);
-        haetae_invntt(&t);
+        haetae_ntt_portable(&t);
+        haetae_invntt_portable(&t);
         int64_t mont = ((int64_t)1 << 32) % Q;
         ok = 1;
         for (unsigned i = 0; i < N; i++) ok &= modq(t.c[i]) == modq(modq(a.c[i]) * mont);
         CHECK_MSG(ok, "inverse NTT round trip (trial %u)", trial);
-#if defined(__x86_64__)
-        /* the vector build computes the same integers */
-        if (kpqc_use_avx2()) {
+        /* every backend computes the same integers */
+        for (size_t k = 0; k < nbackends; k++) {
+            if (!kpqc_backend_usable(backends[k])) continue;
+            const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
             hpoly u = a, v = a;
             haetae_ntt_portable(&u);
-            haetae_ntt_avx2(&v);
-            CHECK(memcmp(&u, &v, sizeof u) == 0);
+            be->ntt(&v);
+            CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s NTT", be->info.name);
             haetae_invntt_portable(&u);
-            haetae_invntt_avx2(&v);
-            CHECK(memcmp(&u, &v, sizeof u) == 0);
+            be->invntt(&v);
+            CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s inverse NTT", be->info.name);
         }
-#endif
     }
     /* reductions */
     for (int32_t v = -4 * Q; v < 4 * Q; v += 37) {
@@ -147,17 +153,20 @@ static void test_fft(void) {
         /* the extremes a secret key under check may hold: squares past 2^31 */
         if (trial >= 40)
             for (unsigned i = 0; i < N; i++) a.c[i] = trial == 40 ? 2 : (i & 1 ? -2 : 2);
-        int64_t s1[N] = {0}, s2[N] = {0};
-        haetae_fft_sqabs_acc(s1, &a);
-        haetae_fft_sqabs_acc_portable(s2, &a);
-        CHECK_MSG(memcmp(s1, s2, sizeof s1) == 0, "FFT paths differ (trial %u)", trial);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            int64_t s1[N] = {0}, s2[N] = {0};
+            ((const struct haetae_backend *)backends[b])->fft_sqabs_acc(s1, &a);
+            haetae_fft_sqabs_acc_portable(s2, &a);
+            CHECK_MSG(memcmp(s1, s2, sizeof s1) == 0, "%s FFT differs (trial %u)", backends[b]->name, trial);
+        }
     }
     for (unsigned e = 0; e < N; e += 51) {
         hpoly a;
         memset(&a, 0, sizeof a);
         a.c[e] = 1;
         int64_t s[N] = {0};
-        haetae_fft_sqabs_acc(s, &a);
+        haetae_select_backend()->fft_sqabs_acc(s, &a);
         int ok = 1;
         for (unsigned j = 0; j < N; j++) ok &= s[j] > 65536 - 64 && s[j] < 65536 + 64;
         CHECK_MSG(ok, "|X^%u| != 1", e);
@@ -179,26 +188,25 @@ static void test_cdt(void) {
             }
             uint64_t lo = (uint64_t)r;
             uint32_t hi = (uint32_t)(r >> 64);
-            CHECK(haetae_cdt_sample_portable(lo, hi) == want);
-#if defined(__x86_64__)
-            if (kpqc_use_avx2()) CHECK(haetae_cdt_sample_avx2(lo, hi) == want);
-            if (kpqc_use_avx512()) CHECK(haetae_cdt_sample_avx512(lo, hi) == want);
-#endif
+            for (size_t b = 0; b < nbackends; b++)
+                if (kpqc_backend_usable(backends[b]))
+                    CHECK_MSG(((const struct haetae_backend *)backends[b])->cdt_sample(lo, hi) == want,
+                              "%s CDT sample", backends[b]->name);
         }
     }
     CHECK(haetae_cdt_sample_portable(0, 0) == 0);
     CHECK(haetae_cdt_sample_portable(~UINT64_C(0), 0x7ffff) == 166);
-#if defined(__x86_64__)
-    if (kpqc_use_avx512()) {
-        CHECK(haetae_cdt_sample_avx512(0, 0) == 0);
-        CHECK(haetae_cdt_sample_avx512(~UINT64_C(0), 0x7ffff) == 166);
+    for (size_t b = 0; b < nbackends; b++) {
+        if (!kpqc_backend_usable(backends[b])) continue;
+        uint64_t (*cdt)(uint64_t, uint32_t) = ((const struct haetae_backend *)backends[b])->cdt_sample;
+        CHECK(cdt(0, 0) == 0);
+        CHECK(cdt(~UINT64_C(0), 0x7ffff) == 166);
         for (unsigned t = 0; t < 2000; t++) {
             uint64_t lo = ((uint64_t)rnd32() << 32) | rnd32();
             uint32_t hi = rnd32() & 0x7ffff;
-            CHECK(haetae_cdt_sample_avx512(lo, hi) == haetae_cdt_sample_portable(lo, hi));
+            CHECK_MSG(cdt(lo, hi) == haetae_cdt_sample_portable(lo, hi), "%s CDT sample", backends[b]->name);
         }
     }
-#endif
 }
 
 static void test_compact(void) {
@@ -377,6 +385,7 @@ int main(void) {
         printf("test_haetae: HAETAE not built, nothing to test\n");
         return 0;
     }
+    backends = haetae_backends(&nbackends);
     test_ntt();
     test_rans();
     test_fft();

@@ -1,5 +1,5 @@
 /*
- * NTRU+ arithmetic: the AVX2 transforms and products against the portable
+ * NTRU+ arithmetic: every vector backend this CPU runs against the portable
  * ones on random inputs (compared mod q), and the portable NTT-based
  * product against a schoolbook product modulo X^n - X^(n/2) + 1;
  * inverse transform and NTT-domain inversion round trips.
@@ -108,10 +108,10 @@ static void check_portable(const kpqc_ntruplus_params *p) {
     CHECK(be->baseinv(p, b, a) == 1);
 }
 
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
-static void check_avx2(const kpqc_ntruplus_params *p) {
+/* A vector backend against the portable one. */
+static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *vec) {
     const kpqc_ntruplus_backend *ref = &kpqc_ntruplus_backend_portable;
-    const kpqc_ntruplus_backend *vec = &kpqc_ntruplus_backend_avx2;
+    const char *name = vec->info.name;
     const unsigned n = p->n;
     int16_t a[NMAX] = {0}, b[NMAX] = {0}, c[NMAX] = {0}, x[NMAX] = {0}, y[NMAX] = {0};
     for (int iter = 0; iter < 200; iter++) {
@@ -125,26 +125,26 @@ static void check_avx2(const kpqc_ntruplus_params *p) {
         ref->ntt(p, x);
         vec->ntt(p, y);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 NTT differs", n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: NTT differs", name, n);
         memcpy(x, a, sizeof x);
         memcpy(y, a, sizeof y);
         ref->invntt(p, x);
         vec->invntt(p, y);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 inverse NTT differs", n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: inverse NTT differs", name, n);
         random_poly(b, n);
         random_poly(c, n);
         ref->basemul(p, x, a, b);
         vec->basemul(p, y, a, b);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 basemul differs", n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: basemul differs", name, n);
         ref->basemul_add(p, x, a, b, c);
         vec->basemul_add(p, y, a, b, c);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 basemul_add differs", n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: basemul_add differs", name, n);
         int rx = ref->baseinv(p, x, a), ry = vec->baseinv(p, y, a);
-        CHECK_MSG(rx == ry, "n=%u: AVX2 inversion verdict differs", n);
-        if (rx == 0) CHECK_MSG(same_mod_q(x, y, n), "n=%u: AVX2 inversion differs", n);
+        CHECK_MSG(rx == ry, "%s n=%u: inversion verdict differs", name, n);
+        if (rx == 0) CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: inversion differs", name, n);
         if (test_failures) break;
     }
     /* serialisation: random coefficients, then random bytes (some >= q) */
@@ -155,14 +155,14 @@ static void check_avx2(const kpqc_ntruplus_params *p) {
         random_poly(a, n);
         ref->tobytes(p, bx, a);
         vec->tobytes(p, by, a);
-        CHECK_MSG(memcmp(bx, by, sizeof bx) == 0, "n=%u: AVX2 tobytes differs", n);
+        CHECK_MSG(memcmp(bx, by, sizeof bx) == 0, "%s n=%u: tobytes differs", name, n);
         for (unsigned i = 0; i < p->polybytes; i++) bx[i] = (uint8_t)rnd();
         if (iter % 2 == 0) /* mostly canonical: clear the top bit of each coefficient */
             for (unsigned i = 0; i < p->polybytes; i += 3) bx[i + 1] &= 0xF7, bx[i + 2] &= 0x7F;
         uint32_t fx = ref->frombytes(p, x, bx), fy = vec->frombytes(p, y, bx);
-        CHECK_MSG(fx == fy, "n=%u: AVX2 frombytes verdict differs", n);
+        CHECK_MSG(fx == fy, "%s n=%u: frombytes verdict differs", name, n);
         CHECK(iter % 2 == 1 || fx == 0);
-        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "n=%u: AVX2 frombytes differs", n);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: frombytes differs", name, n);
     }
     /* mod+-3 of every coefficient value |a| < q, spread over the vector lanes */
     for (int base = -(Q - 1); base < Q; base += (int)n) {
@@ -171,26 +171,27 @@ static void check_avx2(const kpqc_ntruplus_params *p) {
         memcpy(y, a, sizeof y);
         ref->crepmod3(p, x);
         vec->crepmod3(p, y);
-        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "n=%u: AVX2 crepmod3 differs from %d", n, base);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: crepmod3 differs from %d", name, n, base);
     }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {
         random_poly(a, n);
         memset(a + p->d * (blk + 16), 0, p->d * sizeof a[0]);
-        CHECK_MSG(vec->baseinv(p, y, a) == 1, "n=%u: AVX2 missed a zero at %u", n, blk);
+        CHECK_MSG(vec->baseinv(p, y, a) == 1, "%s n=%u: missed a zero at %u", name, n, blk);
     }
 }
-#endif
 
 int main(void) {
     const kpqc_ntruplus_params *sets[] = {&kpqc_ntruplus_params768, &kpqc_ntruplus_params864,
                                           &kpqc_ntruplus_params1152};
     for (unsigned s = 0; s < 3; s++) {
         check_portable(sets[s]);
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
-        if (kpqc_use_avx2()) check_avx2(sets[s]);
-        else printf("n=%u: AVX2 not in use, vector checks skipped\n", sets[s]->n);
-#endif
+        size_t nb;
+        const kpqc_backend_info *const *backends = kpqc_ntruplus_backends(&nb);
+        for (size_t b = 0; b + 1 < nb; b++) { /* the last is the portable one */
+            if (kpqc_backend_usable(backends[b])) check_backend(sets[s], (const kpqc_ntruplus_backend *)backends[b]);
+            else printf("n=%u: %s not available on this CPU, its checks skipped\n", sets[s]->n, backends[b]->name);
+        }
     }
     return test_result("test_ntruplus_ntt");
 }

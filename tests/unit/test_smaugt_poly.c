@@ -1,5 +1,5 @@
-/* SMAUG-T's product: portable and AVX2 builds against a plain schoolbook
- * negacyclic product, on random and extreme inputs; bit-string packing
+/* SMAUG-T's product: every backend this CPU can run against a plain
+ * schoolbook negacyclic product, on random and extreme inputs; bit-string packing
  * round trips for every width the scheme uses. */
 #include <string.h>
 
@@ -19,23 +19,24 @@ static void schoolbook(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const i
 int main(void) {
     kpqc_nist_drbg d;
     kpqc_rng rng = test_rng(&d, 7);
-    int have_avx2 = kpqc_use_avx2();
+    size_t nb;
+    const kpqc_backend_info *const *backends = kpqc_smaugt_backends(&nb);
     for (unsigned trial = 0; trial < 200; trial++) {
-        uint16_t a[SMAUGT_N], r0[SMAUGT_N], r1[SMAUGT_N], r2[SMAUGT_N];
+        uint16_t a[SMAUGT_N], r0[SMAUGT_N], r1[SMAUGT_N], start[SMAUGT_N];
         int16_t s[SMAUGT_N];
         uint8_t rnd[3 * SMAUGT_N];
         kpqc_randombytes(&rng, rnd, sizeof rnd);
         for (unsigned i = 0; i < SMAUGT_N; i++) {
             a[i] = trial == 0 ? 0xFFFF : (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
             s[i] = trial == 1 ? -1 : (int16_t)((int)(rnd[2 * SMAUGT_N + i] % 7) - 3);
-            r0[i] = r1[i] = r2[i] = (uint16_t)(rnd[i] * 257u);
+            r0[i] = start[i] = (uint16_t)(rnd[i] * 257u);
         }
         schoolbook(r0, a, s);
-        kpqc_smaugt_mul_acc_portable(r1, a, s);
-        CHECK(memcmp(r0, r1, sizeof r0) == 0);
-        if (have_avx2) {
-            kpqc_smaugt_mul_acc_avx2(r2, a, s);
-            CHECK(memcmp(r0, r2, sizeof r0) == 0);
+        for (size_t b = 0; b < nb; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            memcpy(r1, start, sizeof r1);
+            ((const kpqc_smaugt_backend *)backends[b])->mul_acc(r1, a, s);
+            CHECK_MSG(memcmp(r0, r1, sizeof r0) == 0, "%s product, trial %u", backends[b]->name, trial);
         }
     }
     static const unsigned widths[] = {3, 4, 5, 7, 8, 9, 10, 11};
@@ -50,6 +51,8 @@ int main(void) {
         for (unsigned i = 0; i < SMAUGT_N; i++)
             CHECK(((bytes[i * widths[w] / 8] >> (i * widths[w] % 8)) & 1) == (v[i] & 1));
     }
-    printf("AVX2 path %s\n", have_avx2 ? "checked" : "not available on this CPU");
+    for (size_t b = 0; b < nb; b++)
+        printf("%s kernels %s\n", backends[b]->name,
+               kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");
     return test_result("test_smaugt_poly");
 }

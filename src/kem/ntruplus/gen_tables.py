@@ -203,7 +203,7 @@ def emit_avx2(n):
     """Twiddles laid out for the AVX2 code (see ntruplus_avx2.c)."""
     z = FORWARD[n]
     d = SHAPE[n][2]
-    print("#ifdef KPQC_NTRUPLUS_HAVE_AVX2")
+    print("#ifdef KPQC_ISA_AVX2")
     for name, f in (("fwd", lambda x: x), ("inv", lambda x: pow(x, -1, Q))):
         if d == 4:
             # Strides 8 and 4, two 16-coefficient blocks per step.

@@ -10,7 +10,10 @@
 #ifndef KPQC_NTRUPLUS_H
 #define KPQC_NTRUPLUS_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "common/cpu.h"
 
 #define NTRUPLUS_Q 3457
 #define NTRUPLUS_NMAX 1152
@@ -72,9 +75,11 @@ static inline int16_t kpqc_ntruplus_crepmod3_coeff(int16_t a) {
     return (int16_t)(r - 3 * (r >> 1));                  /* 0, 1, 2 -> 0, 1, -1 */
 }
 
-/* Transforms and products: the portable and AVX2 versions agree mod q.
- * Inputs have |coefficient| < q; outputs too. */
+/* The family's kernel table (see common/cpu.h): transforms and products,
+ * every backend's agreeing mod q.  Inputs have |coefficient| < q; outputs
+ * too. */
 typedef struct kpqc_ntruplus_backend {
+    kpqc_backend_info info;
     void (*ntt)(const kpqc_ntruplus_params *p, int16_t *a);
     void (*invntt)(const kpqc_ntruplus_params *p, int16_t *a);
     /* r = a * b in the NTT domain (r may alias a or b) */
@@ -94,9 +99,8 @@ typedef struct kpqc_ntruplus_backend {
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
-#ifdef __x86_64__
+#ifdef KPQC_ISA_AVX2
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2;
-#define KPQC_NTRUPLUS_HAVE_AVX2 1
 /* Twiddles laid out for the vector code (ntruplus_tables.c). */
 extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd864[960], kpqc_ntruplus_avx_tail_inv864[960];
@@ -105,8 +109,9 @@ extern const int16_t kpqc_ntruplus_avx_base768[192], kpqc_ntruplus_avx_base864[2
     kpqc_ntruplus_avx_base1152[288];
 #endif
 
-/* The backend for this call: AVX2 when allowed, else portable. */
+/* The backend of an operation (ntruplus_poly.c lists them). */
 const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void);
+const kpqc_backend_info *const *kpqc_ntruplus_backends(size_t *n);
 
 /* Portable building blocks (ntruplus_poly.c). */
 void kpqc_ntruplus_ntt_ref(const kpqc_ntruplus_params *p, int16_t *a);

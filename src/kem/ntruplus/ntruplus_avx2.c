@@ -525,5 +525,5 @@ static void crepmod3_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
 }
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {
-    ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, crepmod3_avx2,
+    {"avx2", KPQC_FEAT_AVX2}, ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, crepmod3_avx2,
     tobytes_avx2, frombytes_avx2};

@@ -238,6 +238,8 @@ static int check_keypair(const kpqc_ntruplus_params *p, const uint8_t *pk, const
     return bad ? KPQC_ERR_DECODE : KPQC_OK;
 }
 
+static const char *impl_name(void) { return kpqc_ntruplus_select_backend()->info.name; }
+
 #define NTRUPLUS_OPS(N)                                                                    \
     static int keypair##N(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                 \
         return keypair(&kpqc_ntruplus_params##N, pk, sk, rng);                             \
@@ -252,7 +254,7 @@ static int check_keypair(const kpqc_ntruplus_params *p, const uint8_t *pk, const
         return check_keypair(&kpqc_ntruplus_params##N, pk, sk);                            \
     }                                                                                      \
     const struct kpqc_kem_ops kpqc_ntruplus##N##_ops = {keypair##N, encaps##N, decaps##N, \
-                                                        check_keypair##N};
+                                                        check_keypair##N, impl_name};
 
 NTRUPLUS_OPS(768)
 NTRUPLUS_OPS(864)

@@ -302,13 +302,14 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
 }
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
-    kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
+    {"portable", 0}, kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
     kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_crepmod3,
     kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes};
 
-const kpqc_ntruplus_backend *kpqc_ntruplus_select_backend(void) {
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
-    if (kpqc_use_avx2()) return &kpqc_ntruplus_backend_avx2;
+static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX2
+    &kpqc_ntruplus_backend_avx2.info,
 #endif
-    return &kpqc_ntruplus_backend_portable;
-}
+    &kpqc_ntruplus_backend_portable.info,
+};
+KPQC_BACKEND_CHOICE(kpqc_ntruplus_backend, kpqc_ntruplus_select_backend, kpqc_ntruplus_backends, candidates)

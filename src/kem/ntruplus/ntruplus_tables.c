@@ -47,7 +47,7 @@ const int16_t kpqc_ntruplus_zinv768[192] = {
     -1138, -223,
 };
 
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+#ifdef KPQC_ISA_AVX2
 const int16_t kpqc_ntruplus_avx_tail_fwd768[768] = {
     1449, 1449, 1449, 1449, 1449, 1449, 1449, 1449, 837, 837,
     837, 837, 837, 837, 837, 837, 223, 223, 223, 223,
@@ -303,7 +303,7 @@ const int16_t kpqc_ntruplus_zinv864[288] = {
     1680, -232, 258, 557, -981, -309, -163, 1323,
 };
 
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+#ifdef KPQC_ISA_AVX2
 const int16_t kpqc_ntruplus_avx_tail_fwd864[960] = {
     1120, 1120, 1120, 298, 298, 298, -822, -822, -822, -1556,
     -1556, -1556, -93, -93, -93, 1463, 1463, 1463, 532, 532,
@@ -606,7 +606,7 @@ const int16_t kpqc_ntruplus_zinv1152[288] = {
     1680, -232, 258, 557, -981, -309, -163, 1323,
 };
 
-#ifdef KPQC_NTRUPLUS_HAVE_AVX2
+#ifdef KPQC_ISA_AVX2
 const int16_t kpqc_ntruplus_avx_tail_fwd1152[1152] = {
     -1536, -1536, -1536, -1536, -1536, -1536, -1536, -1536, 1467, 1467,
     1467, 1467, 1467, 1467, 1467, 1467, -1323, -1323, -1323, -1323,

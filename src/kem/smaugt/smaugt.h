@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/cpu.h"
+
 #define SMAUGT_N 256
 #define SMAUGT_KMAX 4
 #define SMAUGT_SEED_BYTES 32
@@ -59,12 +61,21 @@ void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned b
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 
-/*
- * r += a * s in Z_{2^16}[x]/(x^256 + 1), with s small (secret) and a public.
- * Constant time: a dense product, no index or branch depends on s.
- */
-void kpqc_smaugt_mul_acc(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
-void kpqc_smaugt_mul_acc_portable(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
-void kpqc_smaugt_mul_acc_avx2(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+/* The family's kernel table (see common/cpu.h): one per backend,
+ * smaugt_mul.c lists them and picks one per operation. */
+typedef struct kpqc_smaugt_backend {
+    kpqc_backend_info info;
+    /* r += a * s in Z_{2^16}[x]/(x^256 + 1), with s small (secret) and a
+     * public.  Constant time: a dense product, no index or branch depends
+     * on s. */
+    void (*mul_acc)(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+} kpqc_smaugt_backend;
+
+extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
+#ifdef KPQC_ISA_AVX2
+extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
+#endif
+const kpqc_smaugt_backend *kpqc_smaugt_select_backend(void);
+const kpqc_backend_info *const *kpqc_smaugt_backends(size_t *n);
 
 #endif

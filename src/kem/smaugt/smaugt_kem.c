@@ -51,7 +51,7 @@ static uint16_t round_to(uint16_t x, unsigned bits) {
     return (uint16_t)(((uint32_t)x + (1u << (15 - bits))) >> (16 - bits)) & ((1u << bits) - 1);
 }
 
-static int indcpa_keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk_pke,
+static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
     uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2], e_seed[SMAUGT_SEED_BYTES + 1];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
@@ -80,7 +80,7 @@ static int indcpa_keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk_pke,
         smaugt_poly as = {{0}};
         e_seed[SMAUGT_SEED_BYTES] = (uint8_t)(p->k * i);
         kpqc_smaugt_gaussian(&b[i], e_seed, p->log_q);
-        for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(as.c, a.a[i][j].c, s[j]);
+        for (unsigned j = 0; j < p->k; j++) be->mul_acc(as.c, a.a[i][j].c, s[j]);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as.c[c]);
         kpqc_wipe(&as, sizeof as);
     }
@@ -100,7 +100,7 @@ static int indcpa_keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk_pke,
     return KPQC_OK;
 }
 
-static void indcpa_enc(const smaugt_params *p, uint8_t *ct, const uint8_t *pk, const uint8_t *mu,
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const uint8_t *pk, const uint8_t *mu,
                        const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
     smaugt_matrix a;
     smaugt_poly b[SMAUGT_KMAX];
@@ -120,7 +120,7 @@ static void indcpa_enc(const smaugt_params *p, uint8_t *ct, const uint8_t *pk, c
     uint8_t *out = ct;
     for (unsigned i = 0; i < p->k; i++) {
         smaugt_poly c1 = {{0}};
-        for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(c1.c, a.a[j][i].c, r[j]);
+        for (unsigned j = 0; j < p->k; j++) be->mul_acc(c1.c, a.a[j][i].c, r[j]);
         for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = round_to(c1.c[c], p->log_p);
         kpqc_smaugt_pack_bits(out, c1.c, p->log_p);
         out += p->log_p * SMAUGT_N / 8;
@@ -137,7 +137,7 @@ static void indcpa_enc(const smaugt_params *p, uint8_t *ct, const uint8_t *pk, c
     } else {
         for (unsigned i = 0; i < SMAUGT_N; i++) c2.c[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
     }
-    for (unsigned j = 0; j < p->k; j++) kpqc_smaugt_mul_acc(c2.c, b[j].c, r[j]);
+    for (unsigned j = 0; j < p->k; j++) be->mul_acc(c2.c, b[j].c, r[j]);
     for (unsigned c = 0; c < SMAUGT_N; c++) c2.c[c] = round_to(c2.c[c], p->log_p2);
     kpqc_smaugt_pack_bits(out, c2.c, p->log_p2);
 
@@ -154,7 +154,7 @@ static uint16_t flip_abs(uint16_t x) {
     return (uint16_t)((r + m) ^ m);
 }
 
-static void indcpa_dec(const smaugt_params *p, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
+static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
     smaugt_poly d, c1;
     int16_t s[SMAUGT_N];
     const uint8_t *in = ct;
@@ -165,7 +165,7 @@ static void indcpa_dec(const smaugt_params *p, uint8_t *mu, const uint8_t *sk_pk
         in += p->log_p * SMAUGT_N / 8;
         for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = (uint16_t)(c1.c[c] << (16 - p->log_p));
         kpqc_smaugt_unpack_secret(s, sk_pke + i * SMAUGT_SKPOLY_BYTES);
-        kpqc_smaugt_mul_acc(d.c, c1.c, s);
+        be->mul_acc(d.c, c1.c, s);
     }
     memset(mu, 0, p->msg_bytes);
     if (p->timer) {
@@ -188,7 +188,7 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     uint8_t d[32], seed[SMAUGT_SEED_BYTES];
     int rc = kpqc_randombytes(rng, d, sizeof d);
     if (rc == KPQC_OK) rc = kpqc_randombytes(rng, seed, sizeof seed);
-    if (rc == KPQC_OK) rc = indcpa_keypair(p, pk, sk, seed);
+    if (rc == KPQC_OK) rc = indcpa_keypair(p, kpqc_smaugt_select_backend(), pk, sk, seed);
     if (rc == KPQC_OK) {
         memcpy(sk + sk_pke_bytes(p), d, sizeof d);
         memcpy(sk + sk_pke_bytes(p) + sizeof d, pk, smaugt_pk_bytes(p));
@@ -215,7 +215,7 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
     int rc = kpqc_randombytes(rng, mu, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
     derive(p, seeds, mu, pk);
-    indcpa_enc(p, ct, pk, mu, seeds);
+    indcpa_enc(p, kpqc_smaugt_select_backend(), ct, pk, mu, seeds);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
     kpqc_wipe(mu, sizeof mu);
     kpqc_wipe(seeds, sizeof seeds);
@@ -229,9 +229,10 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     size_t ct_len = smaugt_ct_bytes(p);
     kpqc_keccak k;
 
-    indcpa_dec(p, mu, sk, ct);
+    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
+    indcpa_dec(p, be, mu, sk, ct);
     derive(p, seeds, mu, pk);
-    indcpa_enc(p, ct2, pk, mu, seeds);
+    indcpa_enc(p, be, ct2, pk, mu, seeds);
     uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
 
     kpqc_sha3_256(hct, ct, ct_len);
@@ -258,6 +259,8 @@ static int check_keypair(const smaugt_params *p, const uint8_t *pk, const uint8_
     return bad ? KPQC_ERR_DECODE : KPQC_OK;
 }
 
+static const char *impl_name(void) { return kpqc_smaugt_select_backend()->info.name; }
+
 #define SMAUGT_OPS(name)                                                                     \
     static int name##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {              \
         return keypair(&name, pk, sk, rng);                                                  \
@@ -272,7 +275,7 @@ static int check_keypair(const smaugt_params *p, const uint8_t *pk, const uint8_
         return check_keypair(&name, pk, sk);                                                 \
     }                                                                                        \
     const struct kpqc_kem_ops kpqc_##name##_ops = {name##_keypair, name##_encaps, name##_decaps, \
-                                                   name##_check_keypair};
+                                                   name##_check_keypair, impl_name};
 
 SMAUGT_OPS(smaugt1)
 SMAUGT_OPS(smaugt3)

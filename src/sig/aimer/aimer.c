@@ -40,14 +40,14 @@ struct aimer_lin {
     gf b[LMAX + 1];
 };
 
+/* The field of an operation: its width and the kernels it runs on. */
 struct fctx {
     unsigned nw;
-    int kernel; /* AIMER_GF_ */
+    const struct kpqc_aimer_backend *be;
 };
 
 static struct fctx field_ctx(unsigned nw) {
-    struct fctx f = {nw, kpqc_use_avx512() ? AIMER_GF_AVX512
-                         : kpqc_use_pclmul() ? AIMER_GF_PCLMUL : AIMER_GF_PORTABLE};
+    struct fctx f = {nw, kpqc_aimer_select_backend()};
     return f;
 }
 
@@ -70,14 +70,14 @@ static inline void gf_store(uint8_t *p, const gf a, unsigned nw) {
         for (unsigned j = 0; j < 8; j++) p[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
 }
 static inline void gf_mul(const struct fctx *f, gf c, const gf a, const gf b) {
-    kpqc_aimer_gf_mul(c, a, b, f->nw, f->kernel);
+    f->be->gf_mul(c, a, b, f->nw);
 }
 static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b) {
     gf t = {0};
-    kpqc_aimer_gf_mul(t, a, b, f->nw, f->kernel);
+    f->be->gf_mul(t, a, b, f->nw);
     gf_add(c, c, t);
 }
-static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { kpqc_aimer_gf_sqr_n(c, a, f->nw, 1, f->kernel); }
+static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { f->be->gf_sqr_n(c, a, f->nw, 1); }
 
 /* a^(2^n - 2): the inverse for a != 0, and 0 for 0.  Fixed sequence. */
 static void gf_inv(const struct fctx *f, gf c, const gf a) {
@@ -91,57 +91,28 @@ static void gf_inv(const struct fctx *f, gf c, const gf a) {
     memcpy(c, acc, sizeof(gf));
 }
 
-/* c = M v where M is given by its rows (row j is added when bit j of v is
- * set); masks instead of branches, as v may be secret.  Written once per
- * width so that the word loops unroll. */
-static inline __attribute__((always_inline)) void mat_vec_w(gf c, const gf *M, const gf v,
-                                                            const unsigned nw) {
-    uint64_t r[NWMAX] = {0};
-    for (unsigned w = 0; w < nw; w++) {
-        uint64_t bits = v[w];
-        const gf *row = M + 64 * w;
-        for (unsigned j = 0; j < 64; j++) {
-            uint64_t m = 0 - ((bits >> j) & 1);
-            for (unsigned i = 0; i < nw; i++) r[i] ^= row[j][i] & m;
-        }
-    }
-    for (unsigned i = 0; i < NWMAX; i++) c[i] = r[i];
-}
-void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
-static void mat_vec(gf c, const gf *M, const gf v, unsigned nw) {
-#ifdef __x86_64__
-    if (kpqc_use_avx512()) {
-        kpqc_aimer_mat_vec_avx512(c, M, v, nw);
-        return;
-    }
-#endif
-    if (kpqc_use_avx2()) kpqc_aimer_mat_vec_avx2(c, M, v, nw);
-    else if (nw == 2) mat_vec_w(c, M, v, 2);
-    else if (nw == 3) mat_vec_w(c, M, v, 3);
-    else mat_vec_w(c, M, v, 4);
+/* c = M v with the operation's kernels (rows in 4-word slots) */
+static inline void mat_vec(const struct fctx *f, gf c, const gf *M, const gf v) {
+    f->be->mat_vec(c, (const uint64_t (*)[4])M, v, f->nw);
 }
 
 /* The same for PARTY_BATCH vectors at once (the parties of a batch). */
 #define PARTY_BATCH 8
-static void mat_vec_batch(gf c[PARTY_BATCH], const gf *M, const gf v[PARTY_BATCH], unsigned nw) {
-#ifdef __x86_64__
-    if (kpqc_use_avx512()) {
-        kpqc_aimer_mat_vec8_avx512(c, M, v, nw);
+static void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const gf *M, const gf v[PARTY_BATCH]) {
+    if (f->be->mat_vec8 != NULL) {
+        f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
         return;
     }
-#endif
-    for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(c[j], M, v[j], nw);
+    for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(f, c[j], M, v[j]);
 }
 
 /* x_j = x_j^(2^e) for the PARTY_BATCH elements of a batch. */
 static void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned e) {
-#ifdef __x86_64__
-    if (f->kernel == AIMER_GF_AVX512) {
-        kpqc_aimer_gf_sqr_n8_avx512(x, f->nw, e);
+    if (f->be->gf_sqr_n8 != NULL) {
+        f->be->gf_sqr_n8(x, f->nw, e);
         return;
     }
-#endif
-    for (unsigned j = 0; j < PARTY_BATCH; j++) kpqc_aimer_gf_sqr_n(x[j], x[j], f->nw, e, f->kernel);
+    for (unsigned j = 0; j < PARTY_BATCH; j++) f->be->gf_sqr_n(x[j], x[j], f->nw, e);
 }
 
 /* ---------- hashing ---------- */
@@ -157,7 +128,7 @@ static void h_init_prefix(kpqc_keccak *k, const struct aimer_params *p, uint8_t 
 
 /* ---------- AIM3 ---------- */
 
-static void gen_lin(struct aimer_lin *lin, const struct aimer_params *p, const uint8_t *iv) {
+static void gen_lin(const struct fctx *f, struct aimer_lin *lin, const struct aimer_params *p, const uint8_t *iv) {
     unsigned nw = p->nw, nbits = 8 * p->nb;
     kpqc_keccak k;
     uint8_t buf[NBMAX];
@@ -182,7 +153,7 @@ static void gen_lin(struct aimer_lin *lin, const struct aimer_params *p, const u
             for (unsigned i = w + 1; i < nw; i++) lo[row][i] = t[i];
         }
         for (unsigned row = 0; row < nbits; row += PARTY_BATCH)
-            mat_vec_batch(lin->A[m] + row, (const gf *)lo, (const gf *)up + row, nw);
+            mat_vec_batch(f, lin->A[m] + row, (const gf *)lo, (const gf *)up + row);
     }
     for (unsigned i = 0; i <= p->L; i++) {
         kpqc_keccak_squeeze(&k, buf, p->nb);
@@ -196,7 +167,7 @@ static void mersenne(const struct fctx *f, gf y, const gf x, unsigned e) {
     gf inv, t;
     gf_inv(f, inv, x);
     memcpy(t, x, sizeof(gf));
-    kpqc_aimer_gf_sqr_n(t, t, f->nw, e, f->kernel);
+    f->be->gf_sqr_n(t, t, f->nw, e);
     t[0] ^= 1;
     gf_mul(f, y, t, inv);
 }
@@ -211,12 +182,12 @@ static uint64_t sbox_outputs(const struct fctx *f, const struct aimer_params *p,
     gf_zero(x_last);
     for (unsigned i = 0; i < L; i++) {
         gf x, t;
-        mat_vec(x, (const gf *)lin->A[i], pt, p->nw);
+        mat_vec(f, x, (const gf *)lin->A[i], pt);
         gf_add(x, x, lin->b[i]);
         uint64_t z = x[0] | x[1] | x[2] | x[3];
         zero_any |= ((z | (0 - z)) >> 63) ^ 1;
         mersenne(f, y[i], x, p->exps[i]);
-        mat_vec(t, (const gf *)lin->A[L + i], y[i], p->nw);
+        mat_vec(f, t, (const gf *)lin->A[L + i], y[i]);
         gf_add(x_last, x_last, t);
     }
     gf_add(x_last, x_last, lin->b[L]);
@@ -355,7 +326,7 @@ struct mult_chk {
 static void party_mpc(const struct fctx *f, const struct aimer_params *p,
                       const struct aimer_lin *lin, struct mult_chk mc[PARTY_BATCH],
                       const struct tape t[PARTY_BATCH], const gf ct, unsigned last) {
-    unsigned L = p->L, nw = p->nw;
+    unsigned L = p->L;
     gf in[PARTY_BATCH], out[PARTY_BATCH];
     for (unsigned j = 0; j < PARTY_BATCH; j++) {
         for (unsigned i = 0; i <= L; i++) memcpy(mc[j].a[i], t[j].a[i], sizeof(gf));
@@ -366,12 +337,12 @@ static void party_mpc(const struct fctx *f, const struct aimer_params *p,
         gf_zero(mc[j].x[L]);
     }
     for (unsigned i = 0; i < L; i++) {
-        mat_vec_batch(out, (const gf *)lin->A[i], (const gf *)in, nw);
+        mat_vec_batch(f, out, (const gf *)lin->A[i], (const gf *)in);
         for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(mc[j].x[i], out[j], sizeof(gf));
     }
     for (unsigned i = 0; i < L; i++) {
         for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(in[j], t[j].y[i], sizeof(gf));
-        mat_vec_batch(out, (const gf *)lin->A[L + i], (const gf *)in, nw);
+        mat_vec_batch(f, out, (const gf *)lin->A[L + i], (const gf *)in);
         for (unsigned j = 0; j < PARTY_BATCH; j++) gf_add(mc[j].x[L], mc[j].x[L], out[j]);
     }
     if (last < PARTY_BATCH) {
@@ -419,7 +390,7 @@ static int aimer_keypair(const struct aimer_params *p, uint8_t *pk, uint8_t *sk,
             ret = KPQC_ERR_RNG;
             break;
         }
-        gen_lin(lin, p, iv);
+        gen_lin(&f, lin, p, iv);
         uint64_t bad = aim3(&f, p, lin, pk + nb, pt);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* a refused key is discarded */
         if (bad) continue;
@@ -442,7 +413,7 @@ static int aimer_check_keypair(const struct aimer_params *p, const uint8_t *pk, 
     struct aimer_lin *lin = malloc(sizeof *lin);
     if (lin == NULL) return KPQC_ERR_INTERNAL;
     uint8_t ct[NBMAX];
-    gen_lin(lin, p, pk);
+    gen_lin(&f, lin, p, pk);
     uint64_t bad = aim3(&f, p, lin, ct, sk);
     bad |= (uint64_t)kpqc_ct_memneq(sk + nb, pk, 2 * nb);
     bad |= (uint64_t)kpqc_ct_memneq(ct, pk + nb, nb);
@@ -504,7 +475,7 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
     const uint8_t *pk = sk + nb;
     uint8_t mu[2 * NBMAX];
     message_hash(p, mu, pk, ctx, ctx_len, msg, msg_len);
-    gen_lin(lin, p, pk);
+    gen_lin(&f, lin, p, pk);
 
     gf ptg, ctg, y[LMAX + 1], xl;
     gf_load(ptg, sk, nw);
@@ -676,7 +647,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
         ret = KPQC_ERR_INTERNAL;
         goto out;
     }
-    gen_lin(lin, p, pk);
+    gen_lin(&f, lin, p, pk);
     gf ctg;
     gf_load(ctg, pk + nb, nw);
 
@@ -789,6 +760,8 @@ out:
 
 /* ---------- parameter sets and descriptors ---------- */
 
+static const char *impl_name(void) { return kpqc_aimer_select_backend()->info.name; }
+
 #define AIMER_SET(id, nw_, L_, T_, N_, logn_, pre_, e0, e1, e2, e3, siglen)                  \
     static const struct aimer_params id##_params = {nw_, 8 * nw_, L_, T_, N_, logn_, pre_, \
                                                     {e0, e1, e2, e3}, siglen};            \
@@ -809,7 +782,7 @@ out:
         return aimer_check_keypair(&id##_params, pk, sk);                                  \
     }                                                                                      \
     const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,     \
-                                                 id##_check_keypair, KPQC_KAT_SM_MSG_SIG, 0};
+                                                 id##_check_keypair, KPQC_KAT_SM_MSG_SIG, 0, impl_name};
 
 /* L = 2 for 128/192 (exponents of the two input S-boxes, then the output
  * S-box), L = 3 for 256. */

@@ -1,4 +1,4 @@
-/* Portable carry-less products and the reductions of the AIMer fields. */
+/* AIMer's portable field kernels, and the family's candidate list. */
 #include "aimer_field.h"
 
 /*
@@ -28,7 +28,7 @@ static void clmul64(uint64_t *hi, uint64_t *lo, uint64_t x, uint64_t y) {
     *hi = h ^ (m >> 32);
 }
 
-void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned nw) {
+static void prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned nw) {
     for (unsigned i = 0; i < 2 * nw; i++) r[i] = 0;
     for (unsigned i = 0; i < nw; i++)
         for (unsigned j = 0; j < nw; j++) {
@@ -37,13 +37,6 @@ void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b,
             r[i + j] ^= lo;
             r[i + j + 1] ^= hi;
         }
-}
-
-/* tail = x^10 + x^5 + x^2 + 1 for n = 256, x^7 + x^2 + x + 1 otherwise */
-void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw) {
-    if (nw == 2) kpqc_aimer_reduce_w(c, t, 2, 7, 2, 1);
-    else if (nw == 3) kpqc_aimer_reduce_w(c, t, 3, 7, 2, 1);
-    else kpqc_aimer_reduce_w(c, t, 4, 10, 5, 2);
 }
 
 /* Spread the 32 bits of x to the even positions of a 64-bit word. */
@@ -57,53 +50,51 @@ static uint64_t spread32(uint64_t x) {
     return x;
 }
 
-/* Repeated squaring with the width and the reduction known at compile
- * time: the S-boxes' x^(2^e) take up to 47 squarings in a row. */
-static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, const unsigned nw,
-                                                          unsigned e, int kernel, const unsigned k1,
-                                                          const unsigned k2, const unsigned k3) {
-    uint64_t x[4], t[8];
-    for (unsigned i = 0; i < nw; i++) x[i] = a[i];
-    for (unsigned r = 0; r < e; r++) { /* e is public */
-        if (kernel != AIMER_GF_PORTABLE) {
-            kpqc_aimer_sqr_pclmul(t, x, nw);
-        } else {
-            for (unsigned i = 0; i < nw; i++) {
-                t[2 * i] = spread32(x[i]);
-                t[2 * i + 1] = spread32(x[i] >> 32);
-            }
-        }
-        kpqc_aimer_reduce_w(x, t, nw, k1, k2, k3);
-    }
-    for (unsigned i = 0; i < nw; i++) c[i] = x[i];
+/* A word's square spreads its bits to the even positions. */
+#define SPREAD_SQUARE(t, w) ((t)[0] = spread32(w), (t)[1] = spread32((w) >> 32))
+KPQC_AIMER_DEFINE_SQR_N(sqr_n_w, SPREAD_SQUARE)
+
+static void gf_sqr_n_portable(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
+    KPQC_AIMER_BY_WIDTH(sqr_n_w, nw, c, a, e);
 }
 
-void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int kernel) {
-#ifdef __x86_64__
-    if (kernel == AIMER_GF_AVX512) {
-        kpqc_aimer_gf_sqr_n_avx512(c, a, nw, e);
-        return;
-    }
-#endif
-    if (nw == 2) sqr_n_w(c, a, 2, e, kernel, 7, 2, 1);
-    else if (nw == 3) sqr_n_w(c, a, 3, e, kernel, 7, 2, 1);
-    else sqr_n_w(c, a, 4, e, kernel, 10, 5, 2);
-}
-
-void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int kernel) {
+static void gf_mul_portable(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
     uint64_t t[8];
-#ifdef __x86_64__
-    if (kernel == AIMER_GF_AVX512) {
-        kpqc_aimer_gf_mul_avx512(c, a, b, nw);
-        return;
-    }
-#endif
-    if (kernel != AIMER_GF_PORTABLE) {
-        if (nw == 2) kpqc_aimer_prod2_pclmul(t, a, b);
-        else if (nw == 3) kpqc_aimer_prod3_pclmul(t, a, b);
-        else kpqc_aimer_prod4_pclmul(t, a, b);
-    } else {
-        kpqc_aimer_prod_portable(t, a, b, nw);
-    }
-    kpqc_aimer_reduce(c, t, nw);
+    prod_portable(t, a, b, nw);
+    KPQC_AIMER_BY_WIDTH(kpqc_aimer_reduce_w, nw, c, t);
 }
+
+/* Written once per width so that the word loops unroll. */
+static inline __attribute__((always_inline)) void mat_vec_w(uint64_t c[4], const uint64_t (*M)[4],
+                                                            const uint64_t *v, const unsigned nw) {
+    uint64_t r[4] = {0};
+    for (unsigned w = 0; w < nw; w++) {
+        uint64_t bits = v[w];
+        const uint64_t (*row)[4] = M + 64 * w;
+        for (unsigned j = 0; j < 64; j++) {
+            uint64_t m = 0 - ((bits >> j) & 1);
+            for (unsigned i = 0; i < nw; i++) r[i] ^= row[j][i] & m;
+        }
+    }
+    for (unsigned i = 0; i < 4; i++) c[i] = r[i];
+}
+
+static void mat_vec_portable(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
+    if (nw == 2) mat_vec_w(c, M, v, 2);
+    else if (nw == 3) mat_vec_w(c, M, v, 3);
+    else mat_vec_w(c, M, v, 4);
+}
+
+const struct kpqc_aimer_backend kpqc_aimer_backend_portable = {
+    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec_portable, NULL, NULL};
+
+static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_aimer_backend_avx512.info,
+#endif
+#ifdef KPQC_ISA_AVX2
+    &kpqc_aimer_backend_avx2.info,
+#endif
+    &kpqc_aimer_backend_portable.info,
+};
+KPQC_BACKEND_CHOICE(struct kpqc_aimer_backend, kpqc_aimer_select_backend, kpqc_aimer_backends, candidates)

@@ -3,48 +3,61 @@
  * GF(2^192) mod x^192 + x^7 + x^2 + x + 1, GF(2^256) mod x^256 + x^10 + x^5 + x^2 + 1.
  * An element is nw little-endian 64-bit words (bit i of word j = x^(64j+i)).
  *
- * Products are formed either with PCLMULQDQ (aimer_field_pclmul.c) or with a
- * portable constant-time carry-less multiplication built on integer
- * multiplications of sparse operands; both give the unreduced 2*nw-word
- * product, which the caller reduces.
+ * The family's kernels (see common/cpu.h): field products and repeated
+ * squarings, and the binary matrix-vector product of AIM3's linear layers.
+ * The portable backend (aimer_field.c) multiplies with a constant-time
+ * carry-less product built on integer multiplications of sparse operands;
+ * the AVX2 one (aimer_avx2.c) with PCLMULQDQ (aimer_field_pclmul.c) and
+ * AVX2 masks (aimer_matvec_avx2.c); the AVX-512 one (aimer_field_avx512.c)
+ * with VPCLMULQDQ, opmasks and eight parties at once.
  */
 #ifndef KPQC_AIMER_FIELD_H
 #define KPQC_AIMER_FIELD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-/* Which kernels compute products and squares. */
-enum { AIMER_GF_PORTABLE = 0, AIMER_GF_PCLMUL = 1, AIMER_GF_AVX512 = 2 };
+#include "common/cpu.h"
 
-/* Unreduced products, r has 2*nw words. */
-void kpqc_aimer_prod_portable(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned nw);
-void kpqc_aimer_prod2_pclmul(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]);
-void kpqc_aimer_prod3_pclmul(uint64_t r[6], const uint64_t a[3], const uint64_t b[3]);
-void kpqc_aimer_prod4_pclmul(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]);
-void kpqc_aimer_sqr_pclmul(uint64_t *r, const uint64_t *a, unsigned nw);
+struct kpqc_aimer_backend {
+    kpqc_backend_info info;
+    /* c = a * b (nw = 2, 3, 4); c may alias a or b */
+    void (*gf_mul)(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
+    /* c = a^(2^e): e squarings in one call (a linear map, so shares square too) */
+    void (*gf_sqr_n)(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
+    /* c = M v, M given by its rows (4-word slots; row j is added when bit
+     * j of v is set), without branches or indices that depend on v */
+    void (*mat_vec)(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
+    /* Optional (NULL: eight calls of the above): the same for eight
+     * vectors at once, and e squarings of eight elements in place. */
+    void (*mat_vec8)(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
+    void (*gf_sqr_n8)(uint64_t (*x)[4], unsigned nw, unsigned e);
+};
 
-/* Reduced field operations (nw = 2, 3, 4) with the given AIMER_GF_ kernel. */
-void kpqc_aimer_gf_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw, int kernel);
-/* c = a^(2^e): e squarings in one call (a linear map, so shares square too) */
-void kpqc_aimer_gf_sqr_n(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e, int kernel);
-void kpqc_aimer_reduce(uint64_t *c, uint64_t *t, unsigned nw);
-
-/* The AVX-512 kernels (aimer_field_avx512.c): products and squarings
- * with the reduction inlined, and the binary matrix-vector product of
- * aimer.c (rows in 4-word slots, row j added when bit j of v is set). */
+extern const struct kpqc_aimer_backend kpqc_aimer_backend_portable;
+#ifdef KPQC_ISA_AVX2
+extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx2;
+void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
+void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
+void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
+#endif
+#ifdef KPQC_ISA_AVX512
+extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
 void kpqc_aimer_gf_mul_avx512(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
 void kpqc_aimer_gf_sqr_n_avx512(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
 void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
-/* The same for eight vectors (and results) at once, and e squarings of
- * eight elements (4-word slots) in place. */
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
+#endif
+const struct kpqc_aimer_backend *kpqc_aimer_select_backend(void);
+const kpqc_backend_info *const *kpqc_aimer_backends(size_t *n);
 
 /*
- * Fold the high half of a 2*nw-word product down using x^n = tail(x),
- * tail = x^k1 + x^k2 + x^k3 + 1.  Working from the top word down, a fold
- * from word i spills into word i-nw+1, which is still above the low half
- * only for the topmost word and is then folded in turn.
+ * Fold the high half of an unreduced 2*nw-word product t down into c, using
+ * x^n = tail(x) = 1 + x^k3 + x^k2 + x^k1.  Working from the top word down,
+ * a fold from word i spills into word i-nw+1, which is still above the low
+ * half only for the topmost word and is then folded in turn.  Inlined with
+ * constant arguments, per width, into every backend.
  */
 static inline __attribute__((always_inline)) void kpqc_aimer_reduce_w(uint64_t *c, uint64_t *t,
                                                                       const unsigned nw, const unsigned k1,
@@ -56,5 +69,34 @@ static inline __attribute__((always_inline)) void kpqc_aimer_reduce_w(uint64_t *
     }
     for (unsigned i = 0; i < nw; i++) c[i] = t[i];
 }
+
+/*
+ * Defines `static void name(c, a, e, nw, k1, k2, k3)`: c = a^(2^e) by e
+ * squarings, each word squared into two by SQUARE_WORD(t, w) (a square
+ * has no cross terms) and the result reduced, all inlined per width: the
+ * S-boxes' x^(2^e) take up to 47 squarings in a row.
+ */
+#define KPQC_AIMER_DEFINE_SQR_N(name, SQUARE_WORD)                                             \
+    static inline __attribute__((always_inline)) void name(                                   \
+        uint64_t *c, const uint64_t *a, unsigned e, const unsigned nw, const unsigned k1,     \
+        const unsigned k2, const unsigned k3) {                                               \
+        uint64_t x[4], t[8];                                                                  \
+        for (unsigned i = 0; i < nw; i++) x[i] = a[i];                                        \
+        for (unsigned r = 0; r < e; r++) { /* e is public */                                  \
+            for (unsigned i = 0; i < nw; i++) SQUARE_WORD(t + 2 * i, x[i]);                   \
+            kpqc_aimer_reduce_w(x, t, nw, k1, k2, k3);                                        \
+        }                                                                                     \
+        for (unsigned i = 0; i < nw; i++) c[i] = x[i];                                        \
+    }
+
+/* The reductions per width: tail x^10 + x^5 + x^2 + 1 for n = 256, x^7 +
+ * x^2 + x + 1 otherwise.  KPQC_AIMER_BY_WIDTH(F, nw, args) calls
+ * F(args, nw, k1, k2, k3) with all four constant. */
+#define KPQC_AIMER_BY_WIDTH(F, nw, ...)                     \
+    do {                                                   \
+        if ((nw) == 2) F(__VA_ARGS__, 2, 7, 2, 1);         \
+        else if ((nw) == 3) F(__VA_ARGS__, 3, 7, 2, 1);    \
+        else F(__VA_ARGS__, 4, 10, 5, 2);                  \
+    } while (0)
 
 #endif

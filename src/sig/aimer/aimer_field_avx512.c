@@ -181,3 +181,7 @@ void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
         x[p][1] = out[2 * p + 1];
     }
 }
+
+const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
+    {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_avx512,    kpqc_aimer_gf_sqr_n_avx512,
+    kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512};

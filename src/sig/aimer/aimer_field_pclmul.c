@@ -1,4 +1,4 @@
-/* Carry-less products of AIMer field elements with PCLMULQDQ. */
+/* AIMer field products and repeated squarings with PCLMULQDQ. */
 #include <immintrin.h>
 
 #include "aimer_field.h"
@@ -6,7 +6,7 @@
 static inline __m128i ld(const uint64_t *p) { return _mm_set_epi64x((long long)p[1], (long long)p[0]); }
 static inline __m128i mul_lo(__m128i a, __m128i b) { return _mm_clmulepi64_si128(a, b, 0x00); }
 
-void kpqc_aimer_prod2_pclmul(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]) {
+static void prod2(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]) {
     __m128i x = ld(a), y = ld(b);
     __m128i lo = _mm_clmulepi64_si128(x, y, 0x00);
     __m128i hi = _mm_clmulepi64_si128(x, y, 0x11);
@@ -39,13 +39,21 @@ static inline void prod_n(uint64_t *r, const uint64_t *a, const uint64_t *b, uns
     for (unsigned w = 1; w < 2 * nw; w++) r[w] = e[w] ^ o[w - 1];
 }
 
-void kpqc_aimer_prod3_pclmul(uint64_t r[6], const uint64_t a[3], const uint64_t b[3]) { prod_n(r, a, b, 3); }
-void kpqc_aimer_prod4_pclmul(uint64_t r[8], const uint64_t a[4], const uint64_t b[4]) { prod_n(r, a, b, 4); }
+void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
+    uint64_t t[8];
+    if (nw == 2) prod2(t, a, b);
+    else if (nw == 3) prod_n(t, a, b, 3);
+    else prod_n(t, a, b, 4);
+    KPQC_AIMER_BY_WIDTH(kpqc_aimer_reduce_w, nw, c, t);
+}
 
-/* The square of a is the square of each word in place: no cross terms. */
-void kpqc_aimer_sqr_pclmul(uint64_t *r, const uint64_t *a, unsigned nw) {
-    for (unsigned i = 0; i < nw; i++) {
-        __m128i x = _mm_cvtsi64_si128((long long)a[i]);
-        _mm_storeu_si128((__m128i *)(r + 2 * i), mul_lo(x, x));
-    }
+/* A word's square is its carry-less product with itself. */
+static inline void clmul_square(uint64_t t[2], uint64_t w) {
+    __m128i x = _mm_cvtsi64_si128((long long)w);
+    _mm_storeu_si128((__m128i *)t, mul_lo(x, x));
+}
+KPQC_AIMER_DEFINE_SQR_N(sqr_n_w, clmul_square)
+
+void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
+    KPQC_AIMER_BY_WIDTH(sqr_n_w, nw, c, a, e);
 }

@@ -4,9 +4,8 @@
  * when bit j of v is set, selected with a compare mask, never a branch.
  */
 #include <immintrin.h>
-#include <stdint.h>
 
-void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
+#include "aimer_field.h"
 
 void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
     __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();

@@ -29,7 +29,7 @@
 
 /* A in the NTT domain: k rows of l polynomials, A[i][0] from the public
  * key, A[i][1..m] = 2 A0. */
-static void expand_public(const struct haetae_params *p, hpoly A[HAETAE_KMAX][HAETAE_LMAX],
+static void expand_public(const struct haetae_params *p, const struct haetae_backend *be, hpoly A[HAETAE_KMAX][HAETAE_LMAX],
                           const uint8_t *pk) {
     const uint8_t *rho = pk;
     const unsigned m = p->l - 1;
@@ -49,18 +49,18 @@ static void expand_public(const struct haetae_params *p, hpoly A[HAETAE_KMAX][HA
         if (!p->pk_in_ntt) {
             /* first column 2 (a - 2 b1) */
             for (unsigned t = 0; t < HAETAE_N; t++) A[i][0].c[t] = 2 * (a[i].c[t] - 2 * A[i][0].c[t]);
-            haetae_ntt(&A[i][0]);
+            be->ntt(&A[i][0]);
         }
     }
 }
 
 /* r_i = INTT(sum_j A[i][j] * xhat_j), coefficients in (-q, q). */
-static void matrix_apply(const struct haetae_params *p, hpoly *r,
+static void matrix_apply(const struct haetae_params *p, const struct haetae_backend *be, hpoly *r,
                          const hpoly A[HAETAE_KMAX][HAETAE_LMAX], const hpoly *xhat) {
     for (unsigned i = 0; i < p->k; i++) {
         haetae_pointwise(&r[i], &A[i][0], &xhat[0]);
         for (unsigned j = 1; j < p->l; j++) haetae_pointwise_acc(&r[i], &A[i][j], &xhat[j]);
-        haetae_invntt(&r[i]);
+        be->invntt(&r[i]);
     }
 }
 
@@ -84,12 +84,12 @@ static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pk
 /* ---------- key generation ---------- */
 
 /* b_i = sum_j A0[i][j] * NTT(s1_j) * 2^-32, in the NTT domain. */
-static void product_A0_s1(const struct haetae_params *p, hpoly *b,
+static void product_A0_s1(const struct haetae_params *p, const struct haetae_backend *be, hpoly *b,
                           const hpoly A0[HAETAE_KMAX][MMAX], hpoly *s1hat, const hpoly *s1) {
     const unsigned m = p->l - 1;
     for (unsigned j = 0; j < m; j++) {
         s1hat[j] = s1[j];
-        haetae_ntt(&s1hat[j]);
+        be->ntt(&s1hat[j]);
     }
     for (unsigned i = 0; i < p->k; i++) {
         haetae_pointwise(&b[i], &A0[i][0], &s1hat[0]);
@@ -118,13 +118,13 @@ static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_
  * (mod q), where b0 in {-1, 0, 1} makes the sum even and is folded into s2
  * (which then spans [-2, 2]); on a key already folded, b0 is 0 everywhere.
  */
-static void public_b(const struct haetae_params *p, hpoly *b, const hpoly A0[HAETAE_KMAX][MMAX],
+static void public_b(const struct haetae_params *p, const struct haetae_backend *be, hpoly *b, const hpoly A0[HAETAE_KMAX][MMAX],
                      const hpoly *a, hpoly *shat, const hpoly *s1, hpoly *s2) {
-    product_A0_s1(p, b, A0, shat, s1);
+    product_A0_s1(p, be, b, A0, shat, s1);
     for (unsigned i = 0; i < p->k; i++) {
         if (p->pk_in_ntt) {
             hpoly s2hat = s2[i];
-            haetae_ntt(&s2hat);
+            be->ntt(&s2hat);
             for (unsigned t = 0; t < HAETAE_N; t++) {
                 int32_t v = haetae_montgomery_reduce((int64_t)b[i].c[t] * MONT_SQ);
                 v = haetae_freeze(v + s2hat.c[t]);
@@ -132,7 +132,7 @@ static void public_b(const struct haetae_params *p, hpoly *b, const hpoly A0[HAE
             }
             kpqc_wipe(&s2hat, sizeof s2hat);
         } else {
-            haetae_invntt(&b[i]);
+            be->invntt(&b[i]);
             for (unsigned t = 0; t < HAETAE_N; t++) {
                 int32_t v = haetae_freeze(b[i].c[t] + s2[i].c[t] + a[i].c[t]);
                 int32_t b0 = v & 1;
@@ -145,8 +145,8 @@ static void public_b(const struct haetae_params *p, hpoly *b, const hpoly A0[HAE
 }
 
 /* Whether the singular value of (s1, s2) exceeds the bound keygen keeps. */
-static uint32_t singular_value_too_large(const struct haetae_params *p, const hpoly *s) {
-    int64_t sv = haetae_sk_singular_value(p, s, p->l - 1 + p->k);
+static uint32_t singular_value_too_large(const struct haetae_params *p, const struct haetae_backend *be, const hpoly *s) {
+    int64_t sv = haetae_sk_singular_value(p, be, s, p->l - 1 + p->k);
     return (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
 }
 
@@ -159,6 +159,7 @@ struct keygen_ws {
 
 static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
                           const kpqc_rng *rng) {
+    const struct haetae_backend *be = haetae_select_backend();
     const unsigned k = p->k, m = p->l - 1;
     struct keygen_ws *w = malloc(sizeof *w);
     if (w == NULL) return KPQC_ERR_INTERNAL;
@@ -177,12 +178,12 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
         haetae_poly_eta_many(w->s, m + k, sigma, counter);
         /* modes 2 and 3 fold b0 into s2 before the singular value */
-        if (!p->pk_in_ntt) public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
-        uint32_t reject = singular_value_too_large(p, w->s);
+        if (!p->pk_in_ntt) public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
+        uint32_t reject = singular_value_too_large(p, be, w->s);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
     }
-    if (p->pk_in_ntt) public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
+    if (p->pk_in_ntt) public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
     /* the public key is output */
     KPQC_CT_DECLASSIFY(w->b, sizeof w->b);
 
@@ -237,6 +238,7 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
  * signing and may be anything.)  The verdict alone is made public.
  */
 static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk, const uint8_t *sk) {
+    const struct haetae_backend *be = haetae_select_backend();
     const unsigned k = p->k, m = p->l - 1;
     const size_t pklen = haetae_pk_bytes(p);
     struct keygen_ws *w = malloc(sizeof *w);
@@ -246,11 +248,11 @@ static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk
     bad |= unpack_secret(p, w->s, sk);
     memcpy(w->s2_read, s2, k * sizeof(hpoly));
     expand_keygen_matrix(p, w->A0, w->a, pk);
-    public_b(p, w->b, w->A0, w->a, w->shat, s1, s2);
+    public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
     bad |= (uint32_t)kpqc_ct_memneq(w->s2_read, s2, k * sizeof(hpoly)); /* b0 was not 0 */
     for (unsigned i = 0; i < k; i++) haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);
     bad |= (uint32_t)kpqc_ct_memneq(w->packed, pk + HAETAE_SEEDBYTES, k * p->polyq_bytes);
-    bad |= singular_value_too_large(p, w->s);
+    bad |= singular_value_too_large(p, be, w->s);
     kpqc_wipe(w, sizeof *w);
     free(w);
     KPQC_CT_DECLASSIFY(&bad, sizeof bad);
@@ -346,6 +348,7 @@ static inline int32_t fix_round(int32_t v) { return (v + (HAETAE_LN / 2)) >> HAE
 static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_len,
                        const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                        const uint8_t *sk, const kpqc_rng *rng) {
+    const struct haetae_backend *be = haetae_select_backend();
     const unsigned k = p->k, l = p->l, m = l - 1, rows = k + l;
     const size_t pklen = haetae_pk_bytes(p);
     const uint64_t b0_ln = p->b0sq * HAETAE_LN * HAETAE_LN, b1_ln = p->b1sq * HAETAE_LN * HAETAE_LN;
@@ -361,9 +364,9 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
      * of-range coefficients, which the key-pair check refuses, sign as 0.) */
     memcpy(w->pk, sk, pklen);
     KPQC_CT_DECLASSIFY(w->pk, pklen);
-    expand_public(p, w->A, w->pk);
+    expand_public(p, be, w->A, w->pk);
     (void)unpack_secret(p, w->shat, sk);
-    for (unsigned j = 0; j < m + k; j++) haetae_ntt(&w->shat[j]);
+    for (unsigned j = 0; j < m + k; j++) be->ntt(&w->shat[j]);
     memcpy(w->key_rnd, sk + haetae_sk_bytes(p) - HAETAE_SEEDBYTES, HAETAE_SEEDBYTES);
 
     message_hash(w->mu, HAETAE_CRHBYTES, sk, pklen, ctx, ctx_len, msg, msg_len);
@@ -379,15 +382,15 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
     uint16_t counter = 0;
     for (;;) {
         uint8_t b;
-        counter = haetae_sample_hyperball(p, &w->gauss, w->y, &b, w->seed, counter);
+        counter = haetae_sample_hyperball(p, be, &w->gauss, w->y, &b, w->seed, counter);
 
         /* commitment: high bits of A round(y) mod 2q, and the parity of
          * round(y1)[0] */
         for (unsigned i = 0; i < rows; i++)
             for (unsigned t = 0; t < HAETAE_N; t++) w->rnd[i].c[t] = fix_round(w->y[i][t]);
         hpoly y10 = w->rnd[0];
-        for (unsigned j = 0; j < l; j++) haetae_ntt(&w->rnd[j]);
-        matrix_apply(p, w->Ay, w->A, w->rnd);
+        for (unsigned j = 0; j < l; j++) be->ntt(&w->rnd[j]);
+        matrix_apply(p, be, w->Ay, w->A, w->rnd);
         for (unsigned i = 0; i < k; i++) {
             for (unsigned t = 0; t < HAETAE_N; t++) {
                 int32_t v = w->Ay[i].c[t] + 2 * w->rnd[l + i].c[t];
@@ -401,11 +404,11 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
 
         /* z = y + (-1)^b c s, with s = (1, s1, s2) */
         w->chat = w->c;
-        haetae_ntt(&w->chat);
+        be->ntt(&w->chat);
         w->cs[0] = w->c;
         for (unsigned j = 0; j < m + k; j++) {
             haetae_pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
-            haetae_invntt(&w->cs[j + 1]);
+            be->invntt(&w->cs[j + 1]);
         }
         int32_t neg = -(int32_t)(b & 1);
         uint64_t norm1 = 0, norm2 = 0;
@@ -472,20 +475,21 @@ struct verify_ws {
 static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size_t sig_len,
                          const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                          const uint8_t *pk) {
+    const struct haetae_backend *be = haetae_select_backend();
     const unsigned k = p->k, l = p->l;
     if (sig_len != p->sig_bytes || ctx_len > 255) return KPQC_ERR_VERIFY;
     struct verify_ws *w = malloc(sizeof *w);
     if (w == NULL) return KPQC_ERR_INTERNAL;
     int ret = KPQC_ERR_VERIFY;
     if (unpack_sig(p, &w->c, w->z1, w->h, sig) != 0) goto out;
-    expand_public(p, w->A, pk);
+    expand_public(p, be, w->A, pk);
 
     uint64_t norm = 0;
     for (unsigned j = 0; j < l; j++)
         for (unsigned t = 0; t < HAETAE_N; t++) norm += (uint64_t)((int64_t)w->z1[j].c[t] * w->z1[j].c[t]);
     for (unsigned t = 0; t < HAETAE_N; t++) w->lsb.c[t] = (w->z1[0].c[t] - w->c.c[t]) & 1;
-    for (unsigned j = 0; j < l; j++) haetae_ntt(&w->z1[j]);
-    matrix_apply(p, w->wq, w->A, w->z1);
+    for (unsigned j = 0; j < l; j++) be->ntt(&w->z1[j]);
+    matrix_apply(p, be, w->wq, w->A, w->z1);
 
     /* w1 = HighBits(A z1 - q c j mod 2q) + h; z2 recovered from the
      * rounding error */
@@ -516,6 +520,8 @@ out:
 
 /* ---------- table entries ---------- */
 
+static const char *impl_name(void) { return haetae_select_backend()->info.name; }
+
 #define HAETAE_SET(id)                                                                         \
     static int id##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                  \
         return haetae_keypair(&id##_params, pk, sk, rng);                                      \
@@ -535,7 +541,7 @@ out:
     }                                                                                          \
     const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,         \
                                                  id##_check_keypair, KPQC_KAT_DETACHED_CTX,    \
-                                                 HAETAE_SEEDBYTES};
+                                                 HAETAE_SEEDBYTES, impl_name};
 
 HAETAE_SET(haetae2)
 HAETAE_SET(haetae3)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/cpu.h"
 #include "common/keccak.h"
 
 #define HAETAE_N 256
@@ -75,8 +76,6 @@ int32_t haetae_montgomery_reduce(int64_t a);
 int32_t haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
 int32_t haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
 int32_t haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
-void haetae_ntt(hpoly *a);
-void haetae_invntt(hpoly *a);       /* inverse NTT, times 2^32 */
 void haetae_ntt_portable(hpoly *a);
 void haetae_invntt_portable(hpoly *a);
 void haetae_ntt_avx2(hpoly *a);
@@ -124,6 +123,29 @@ uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
 uint64_t haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 
+/*
+ * The family's kernel table (see common/cpu.h); haetae_backend.c lists
+ * them, an operation picks one and passes it down.
+ */
+struct haetae_backend {
+    kpqc_backend_info info;
+    void (*ntt)(hpoly *a);
+    void (*invntt)(hpoly *a); /* inverse NTT, times 2^32 */
+    /* adds the squared moduli of a's 256 evaluations to sum */
+    void (*fft_sqabs_acc)(int64_t sum[HAETAE_N], const hpoly *a);
+    /* one CDT sample from 83 random bits */
+    uint64_t (*cdt_sample)(uint64_t lo, uint32_t hi);
+};
+extern const struct haetae_backend haetae_backend_portable;
+#ifdef KPQC_ISA_AVX2
+extern const struct haetae_backend haetae_backend_avx2;
+#endif
+#ifdef KPQC_ISA_AVX512
+extern const struct haetae_backend haetae_backend_avx512;
+#endif
+const struct haetae_backend *haetae_select_backend(void);
+const kpqc_backend_info *const *haetae_backends(size_t *n);
+
 /* Hyperball candidates are 26-byte pieces; the first squeeze is
  * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a
  * time. */
@@ -149,17 +171,18 @@ struct haetae_gauss_ws {
     uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
     uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
 };
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_gauss_ws *ws,
+uint16_t haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+                                 struct haetae_gauss_ws *ws,
                                  int32_t y[][HAETAE_N], uint8_t *b,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 
 /* ---- key singular value (haetae_fft.c) ---- */
-int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys);
-/* Adds the squared moduli of a's 256 evaluations to sum (the run-time
- * choice, and each path). */
-void haetae_fft_sqabs_acc(int64_t sum[HAETAE_N], const hpoly *a);
+int64_t haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
+                                 const hpoly *s, unsigned npolys);
+/* The FFT's roots of unity, times 2^16 (re, im), for every backend. */
+extern const int32_t haetae_fft_roots[HAETAE_N][2];
 void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
-void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]);
+void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or

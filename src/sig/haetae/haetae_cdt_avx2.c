@@ -2,7 +2,6 @@
  * per instruction, the same borrow arithmetic on signed 64-bit halves. */
 #include "haetae.h"
 
-#if defined(__x86_64__)
 #include <immintrin.h>
 
 uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
@@ -21,4 +20,3 @@ uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
     _mm256_storeu_si256((__m256i *)s, acc);
     return s[0] + s[1] + s[2] + s[3];
 }
-#endif

@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* round(2^16 * exp(-i*pi*k/256)) for k = 0..255 (real, imaginary). */
-static const int32_t fft_roots[256][2] = {
+const int32_t haetae_fft_roots[HAETAE_N][2] = {
     {65536, 0}, {65531, -804}, {65516, -1608}, {65492, -2412},
     {65457, -3216}, {65413, -4019}, {65358, -4821}, {65294, -5623},
     {65220, -6424}, {65137, -7224}, {65043, -8022}, {64940, -8820},
@@ -93,14 +93,14 @@ static inline unsigned bitrev8(unsigned x) {
 static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a) {
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);
-        re[t] = a->c[i] * fft_roots[i][0];
-        im[t] = a->c[i] * fft_roots[i][1];
+        re[t] = a->c[i] * haetae_fft_roots[i][0];
+        im[t] = a->c[i] * haetae_fft_roots[i][1];
     }
     for (unsigned r = 1; r <= 8; r++) {
         const unsigned half = 1u << (r - 1), sh = 9 - r;
         for (unsigned k = 0; k < half; k++) {
             const unsigned tw = k << sh;
-            const int32_t w0 = fft_roots[tw][0], w1 = fft_roots[tw][1];
+            const int32_t w0 = haetae_fft_roots[tw][0], w1 = haetae_fft_roots[tw][1];
             for (unsigned e = k; e < HAETAE_N; e += 2 * half) {
                 const unsigned o = e + half;
                 int32_t tr, ti;
@@ -140,21 +140,12 @@ void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a) {
     for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += sqrnd16(re[j]) + sqrnd16(im[j]);
 }
 
-void haetae_fft_sqabs_acc(int64_t sum[HAETAE_N], const hpoly *a) {
-#if defined(__x86_64__)
-    if (kpqc_use_avx2()) {
-        haetae_fft_sqabs_acc_avx2(sum, a, fft_roots);
-        return;
-    }
-#endif
-    haetae_fft_sqabs_acc_portable(sum, a);
-}
-
-int64_t haetae_sk_singular_value(const struct haetae_params *p, const hpoly *s, unsigned npolys) {
+int64_t haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
+                                 const hpoly *s, unsigned npolys) {
     int64_t sum[HAETAE_N] = {0};
     int64_t best[HAETAE_N / 58 + 1];
     const unsigned nbest = HAETAE_N / p->tau + 1;
-    for (unsigned i = 0; i < npolys; i++) haetae_fft_sqabs_acc(sum, &s[i]);
+    for (unsigned i = 0; i < npolys; i++) be->fft_sqabs_acc(sum, &s[i]);
     for (unsigned j = 0; j < nbest; j++) best[j] = sum[j];
     for (unsigned i = nbest; i < HAETAE_N; i++)
         for (unsigned j = 0; j < nbest; j++) minmax(&sum[i], &best[j]);

@@ -8,7 +8,6 @@
  */
 #include "haetae.h"
 
-#if defined(__x86_64__)
 #include <immintrin.h>
 
 /* (w * x + 2^15) >> 16 in the low halves */
@@ -22,7 +21,8 @@ static inline unsigned bitrev8(unsigned x) {
     return ((x & 0xAA) >> 1) | ((x & 0x55) << 1);
 }
 
-void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a, const int32_t (*roots)[2]) {
+void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a) {
+    const int32_t (*roots)[2] = haetae_fft_roots;
     int64_t re[HAETAE_N] __attribute__((aligned(32))), im[HAETAE_N] __attribute__((aligned(32)));
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);
@@ -73,4 +73,3 @@ void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a, const int3
         for (unsigned t = 0; t < 4; t++) sum[j + t] += s[t];
     }
 }
-#endif

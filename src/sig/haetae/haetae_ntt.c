@@ -38,26 +38,6 @@ int32_t haetae_center(int32_t a) {
 void haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
 void haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
 
-void haetae_ntt(hpoly *a) {
-#if defined(__x86_64__)
-    if (kpqc_use_avx2()) {
-        haetae_ntt_avx2(a);
-        return;
-    }
-#endif
-    ntt_kernel(a->c);
-}
-
-void haetae_invntt(hpoly *a) {
-#if defined(__x86_64__)
-    if (kpqc_use_avx2()) {
-        haetae_invntt_avx2(a);
-        return;
-    }
-#endif
-    invntt_kernel(a->c);
-}
-
 void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) {
     for (unsigned i = 0; i < HAETAE_N; i++)
         r->c[i] = haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);

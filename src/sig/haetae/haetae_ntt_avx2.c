@@ -1,7 +1,5 @@
 /* AVX2 build of the NTT kernels (see haetae_ntt_kernel.h). */
 #include "haetae_ntt_kernel.h"
 
-#if defined(__x86_64__)
 void haetae_ntt_avx2(hpoly *a) { ntt_kernel(a->c); }
 void haetae_invntt_avx2(hpoly *a) { invntt_kernel(a->c); }
-#endif

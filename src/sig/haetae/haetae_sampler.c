@@ -235,7 +235,7 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
 
 /* Rows r0.. r0+3 (those below rows) of the Gaussian vector, four SHAKE256
  * streams side by side; the first two rows of the vector take 257 samples. */
-static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u128 *sqsum,
+static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u128 *sqsum,
                        const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
     kpqc_keccakx4 st;
     uint8_t in[4][HAETAE_CRHBYTES + 2];
@@ -251,11 +251,7 @@ static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u
         g[j].sum = 0;
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
-        g[j].cdt = haetae_cdt_sample_portable;
-#if defined(__x86_64__)
-        if (kpqc_use_avx512()) g[j].cdt = haetae_cdt_sample_avx512;
-        else if (kpqc_use_avx2()) g[j].cdt = haetae_cdt_sample_avx2;
-#endif
+        g[j].cdt = be->cdt_sample;
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
@@ -279,7 +275,8 @@ static void gauss_rows(struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u
     kpqc_wipe(in, sizeof in);
 }
 
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_gauss_ws *ws,
+uint16_t haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+                                 struct haetae_gauss_ws *ws,
                                  int32_t y[][HAETAE_N], uint8_t *b,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
     const unsigned rows = p->l + p->k;
@@ -289,7 +286,7 @@ uint16_t haetae_sample_hyperball(const struct haetae_params *p, struct haetae_ga
         u128 sq = 0;
         /* two extra coordinates: the ball is the projection of a sphere of
          * dimension n (l + k) + 2 */
-        for (unsigned r0 = 0; r0 < rows; r0 += 4) gauss_rows(ws, r0, rows, &sq, seed, (uint16_t)(ni + r0));
+        for (unsigned r0 = 0; r0 < rows; r0 += 4) gauss_rows(be, ws, r0, rows, &sq, seed, (uint16_t)(ni + r0));
         ni = (uint16_t)(ni + rows);
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
