@@ -1,16 +1,11 @@
-/* The QUIC mode of kpqc-handshake (handshake_quic.c) and what it shares
- * with the helper's TCP modes (kpqc-handshake.c). */
+/* The QUIC mode of kpqc-handshake (handshake_quic.c). */
 #ifndef KPQC_BENCH_HANDSHAKE_QUIC_H
 #define KPQC_BENCH_HANDSHAKE_QUIC_H
 
 #include <stddef.h>
-#include <sys/types.h>
 #include <openssl/ssl.h>
 
-_Noreturn void die(const char *what);
-void enter_netns(const char *ns);
-/* Runs fn(i, arg) in a child process that ends with this one; its pid. */
-pid_t spawn(void (*fn)(unsigned i, void *arg), unsigned i, void *arg);
+#include "handshake.h" /* die, enter_netns, spawn */
 
 typedef struct {
     const char *server_ns, *client_ns, *address;

@@ -68,9 +68,13 @@ static int sig(const kpqc_sig *s, const char *impl, size_t n) {
 int main(int argc, char **argv) {
     size_t n = 10;
     const char *filter = "";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--iterations") == 0) n = strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 < argc && strcmp(argv[i], "--iterations") == 0) n = strtoul(argv[i + 1], NULL, 10);
+        else if (i + 1 < argc && strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
+        else {
+            fprintf(stderr, "kpqc-instructions: unknown option or missing value: %s\n", argv[i]);
+            return 2;
+        }
     }
     if (n == 0) n = 1;
     int ok = 1;

@@ -188,7 +188,11 @@ static void bench_evp_sig(const char *name, const char *type, const char *group,
 int main(int argc, char **argv) {
     size_t iters = 2000, slow = 100;
     const char *filter = "", *only_path = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "kpqc-prims: unknown option or missing value: %s\n", argv[i]);
+            return 2;
+        }
         if (strcmp(argv[i], "--iterations") == 0) iters = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--impl") == 0) only_path = argv[i + 1];
         else if (strcmp(argv[i], "--seed") == 0) {
@@ -198,6 +202,10 @@ int main(int argc, char **argv) {
         }
         else if (strcmp(argv[i], "--slow-iterations") == 0) slow = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
+        else {
+            fprintf(stderr, "kpqc-prims: unknown option or missing value: %s\n", argv[i]);
+            return 2;
+        }
     }
     if (iters == 0) iters = 1;
     if (slow == 0) slow = 1;
