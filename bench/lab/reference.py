@@ -3,7 +3,7 @@
 The reference a user would install instead is the PyPI package `kpqc`: the
 submitters' reference C code behind Python bindings.  Each round times,
 for every algorithm, one short block of its operations through the
-binding and one through libkpqc (kpqc-prims, portable and vector paths),
+binding and one through libkpqc (kpqc-prims, every path the CPU runs),
 the algorithms in a fresh shuffled order; ratios ours/reference are paired
 within rounds (see stats).  The binding's own cost per call (a verify
 that its argument checks reject before any cryptography) is measured too
@@ -111,29 +111,30 @@ def compare(lab, rounds, fast, slow, only=""):
     per_round = interleave([a[0] for a in algs], block, rounds,
                            progress=lambda d, t, w: lab.progress("reference", d, t, w))
     ratios, rows = {}, []
+    # every libkpqc path the machine ran, vector paths first, portable last
+    paths = sorted({impl for vs in per_round.values() for v in vs for (_, impl) in v
+                    if impl not in ("reference", "binding")}, key=lambda i: (i == "portable", i))
     overheads = [v[("call", "binding")] for vs in per_round.values() for v in vs]
     for name, kind, level, ref in algs:
         vs = per_round[name]
-        found = {impl for v in vs for (_, impl) in v if impl not in ("reference", "binding")}
-        impls = [next((i for i in sorted(found) if i != "portable"), None), "portable" if "portable" in found else None]
         for op in OPS[kind]:
             base = [v.get((op, "reference")) for v in vs]
             ref_ns = float(np.median(base))
             lab.row("reference", alg=name, level=level, op=op, impl="reference", package=f"kpqc {version()}",
                     median_ns=ref_ns, rounds=rounds)
             cells = []
-            for impl in impls:
-                if impl is None:
+            for impl in paths:
+                ours = [v.get((op, impl)) for v in vs]
+                if not any(ours):
                     cells.append("–")
                     continue
-                ours = [v.get((op, impl)) for v in vs]
                 ratio = paired_ratio(ours, base)
                 ratios[(name, op, impl)] = ratio
                 cells.append(f"{np.median([o for o in ours if o]) / 1e3:.1f} ({fmt_ratio(ratio)})")
             rows.append([level, name, ref.id, op, f"{ref_ns / 1e3:.1f}"] + cells)
     lab.section("The reference code beside ours (µs per operation; ours/reference with 95 % CI)",
                 md_table(["level", "algorithm", "reference name", "operation", "reference µs (C, binding cost "
-                          "subtracted)", "libkpqc vector path µs (ratio)", "libkpqc portable µs (ratio)"], rows) +
+                          "subtracted)"] + [f"libkpqc {impl} µs (ratio)" for impl in paths], rows) +
                 f"\n\nReference: PyPI `kpqc` {version()} (the submitters' reference C behind Python bindings), "
                 f"timed through its Python API; its call overhead, {np.median(overheads) / 1e3:.2f} µs per call "
                 "(median; a verify rejected by the argument checks), is subtracted. "
