@@ -121,7 +121,9 @@ def summarize_cell(lab, conf, prof, client, served, method, error="", suite="net
                    server_dgrams_out=upper_median([r["dgrams_out"] for r in done]),
                    server_bytes_out=upper_median([r["bytes_out"] for r in done]),
                    amplification_ok=all(r["first_out"] <= AMPLIFICATION * r["first_in"] for r in done),
-                   rounds_lower_bound=upper_median([1 + (r["flight_out"] > r["first_out"]) for r in done]))
+                   # by count on a loss-free link (a retransmission also makes the flight larger)
+                   rounds_lower_bound=upper_median([1 + (r["flight_out"] > r["first_out"]) for r in done])
+                   if not conf.loss_pct else None)
     if prof["chain"]:
         row["chain"] = True
     if prof["mutual"]:

@@ -53,8 +53,12 @@ static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outle
 
 /* ------------------------------------------------ what crossed the wire */
 /* A filter BIO above the datagram BIO counts every datagram the QUIC
- * stack sends and receives: the server's connection objects only exist
- * once its first flight is out, so the socket is where it can be seen. */
+ * stack sends and receives, per peer: the server's connection objects only
+ * exist once its first flight is out, so the socket is where it can be
+ * seen.  Each handshake of a run comes from a fresh client socket, so the
+ * n-th peer (by port) is the n-th connection the listener hands out, and
+ * a late datagram of an earlier connection is counted there, not in the
+ * current one. */
 typedef struct {
     unsigned dgrams_out, dgrams_in;
     size_t bytes_out, bytes_in;
@@ -66,11 +70,29 @@ typedef struct {
     size_t first_in, first_out, flight_out;
     unsigned char odcid[20];
     size_t odcid_len;
-    int started, answered, frozen;
+    int answered, frozen;
 } wire;
 
+#define PEERS 16 /* the last peers counted; a run has one connection at a time */
+typedef struct {
+    wire w[PEERS];
+    unsigned short port[PEERS];
+    size_t seen; /* peers so far: the n-th is w[n % PEERS] */
+} wires;
+
+static wire *wire_of(wires *t, const BIO_ADDR *peer) {
+    unsigned short port = peer ? BIO_ADDR_rawport(peer) : 0;
+    for (size_t k = 0; k < t->seen && k < PEERS; k++) {
+        size_t n = (t->seen - 1 - k) % PEERS;
+        if (t->port[n] == port) return &t->w[n];
+    }
+    size_t n = t->seen++ % PEERS;
+    memset(&t->w[n], 0, sizeof t->w[n]);
+    t->port[n] = port;
+    return &t->w[n];
+}
+
 #define LONG_HEADER 0x80
-#define INITIAL_TYPE 0x00 /* bits 4-5 of a long header's first byte */
 
 /* The destination connection ID of a long-header datagram, or 0. */
 static size_t dcid_of(const unsigned char *d, size_t len, const unsigned char **id) {
@@ -82,12 +104,10 @@ static size_t dcid_of(const unsigned char *d, size_t len, const unsigned char **
 static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
     if (w->frozen || len == 0) return;
     int is_long = (d[0] & LONG_HEADER) != 0;
-    if (!w->started) { /* datagrams of an earlier connection do not count */
-        if (out || !is_long || (d[0] & 0x30) != INITIAL_TYPE) return;
+    if (w->dgrams_in + w->dgrams_out == 0) { /* the client's first Initial names the connection */
         const unsigned char *id = NULL;
-        if ((w->odcid_len = dcid_of(d, len, &id)) == 0) return;
-        memcpy(w->odcid, id, w->odcid_len);
-        w->started = 1;
+        w->odcid_len = dcid_of(d, len, &id);
+        if (w->odcid_len > 0) memcpy(w->odcid, id, w->odcid_len);
     }
     if (out) {
         w->dgrams_out++, w->bytes_out += len;
@@ -105,7 +125,7 @@ static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
 static void count_all(BIO *b, int out, BIO_MSG *msg, size_t stride, size_t done) {
     for (size_t i = 0; i < done; i++) {
         BIO_MSG *m = (BIO_MSG *)((char *)msg + i * stride);
-        on_datagram(BIO_get_data(b), out, m->data, m->data_len);
+        on_datagram(wire_of(BIO_get_data(b), m->peer), out, m->data, m->data_len);
     }
 }
 
@@ -183,11 +203,11 @@ static struct sockaddr_in address_of(const char *ip, int port) {
     return a;
 }
 
-/* A datagram BIO on fd (not closing it) for s, counted into w. */
-static void attach(SSL *s, int fd, wire *w) {
+/* A datagram BIO on fd (not closing it) for s, counted into t. */
+static void attach(SSL *s, int fd, wires *t) {
     BIO *dgram = BIO_new_dgram(fd, BIO_NOCLOSE), *counter = BIO_new(counting_method());
     if (dgram == NULL || counter == NULL) die("BIO_new");
-    BIO_set_data(counter, w);
+    BIO_set_data(counter, t);
     SSL_set_bio(s, BIO_push(counter, dgram), counter);
     if (!SSL_set_blocking_mode(s, 0)) die("non-blocking QUIC");
 }
@@ -198,41 +218,43 @@ void quic_prepare(SSL_CTX *server, SSL_CTX *client) {
 }
 
 /* ------------------------------------------------ server */
-static wire served; /* one connection at a time */
+static wires served; /* per client socket, in the order the connections came */
 
+/* count connections, one at a time: the handshake, then the client's byte
+ * answered, each within timeout_ms. */
 static void serve(SSL_CTX *ctx, int fd, size_t count, unsigned timeout_ms) {
     SSL *listener = SSL_new_listener(ctx, SSL_LISTENER_FLAG_NO_VALIDATE);
     if (listener == NULL) die("SSL_new_listener");
     attach(listener, fd, &served);
     if (!SSL_listen(listener)) die("SSL_listen");
     for (size_t i = 0; i < count; i++) {
-        memset(&served, 0, sizeof served);
         SSL *conn;
         while ((conn = SSL_accept_connection(listener, SSL_ACCEPT_CONNECTION_NO_BLOCK)) == NULL)
             quic_wait(listener, fd, UINT64_MAX);
+        wire *w = &served.w[i % PEERS];
         if (!SSL_set_blocking_mode(conn, 0)) die("non-blocking QUIC");
         uint64_t deadline = bench_ns() + (uint64_t)timeout_ms * 1000000u;
         int r, ok = 0, hs = 0;
-        while ((r = SSL_do_handshake(conn)) != 1)
-            if (!again(conn, r, fd, deadline)) goto done;
-        hs = 1;
-        wire at_handshake = served;
-        at_handshake.frozen = 1;
         char b[1];
         size_t n;
+        while ((r = SSL_do_handshake(conn)) != 1)
+            if (!again(conn, r, fd, deadline)) goto done;
+        hs = w->frozen = 1;
         while ((r = SSL_read_ex(conn, b, 1, &n)) != 1)
-            if (!again(conn, r, fd, deadline)) goto report;
+            if (!again(conn, r, fd, deadline)) goto done;
         while ((r = SSL_write_ex2(conn, "k", 1, SSL_WRITE_FLAG_CONCLUDE, &n)) != 1)
-            if (!again(conn, r, fd, deadline)) goto report;
+            if (!again(conn, r, fd, deadline)) goto done;
         ok = 1;
-        /* until the client closes the connection, which it does once it has the reply */
-        while ((r = SSL_read_ex(conn, b, 1, &n)) != 1 && again(conn, r, fd, deadline)) {}
-    report:
-        served = at_handshake;
+        /* The reply must outlive its losses: keep the connection until the
+         * client closes it, or (its close lost) opens the next one, which it
+         * does only once it has the reply or has given up. */
+        SSL_CONN_CLOSE_INFO closed;
+        while (!SSL_get_conn_close_info(conn, &closed, sizeof closed) &&
+               SSL_get_accept_connection_queue_len(listener) == 0 && quic_wait(conn, fd, deadline)) {}
     done:
         printf("{\"mode\":\"served\",\"ok\":%d,\"handshake\":%d,\"first_in\":%zu,\"first_out\":%zu,"
-               "\"flight_out\":%zu,", ok, hs, served.first_in, served.first_out, served.flight_out);
-        print_wire(&served);
+               "\"flight_out\":%zu,", ok, hs, w->first_in, w->first_out, w->flight_out);
+        print_wire(w);
         printf("}\n");
         fflush(stdout);
         SSL_free(conn);
@@ -271,14 +293,15 @@ static quic_result client_once(SSL_CTX *ctx, const struct sockaddr_in *server, u
     if (c == NULL || peer == NULL ||
         !BIO_ADDR_rawmake(peer, AF_INET, &server->sin_addr, sizeof server->sin_addr, server->sin_port))
         die("QUIC client");
-    res.w.started = 1; /* a fresh connection: everything counts */
-    attach(c, fd, &res.w);
+    wires seen; /* one peer: the server */
+    memset(&seen, 0, sizeof seen);
+    attach(c, fd, &seen);
     if (!SSL_set1_initial_peer_addr(c, peer)) die("SSL_set1_initial_peer_addr");
     uint64_t t0 = bench_ns(), deadline = t0 + (uint64_t)timeout_ms * 1000000u;
     while ((r = SSL_connect(c)) != 1)
         if (!again(c, r, fd, deadline)) goto done;
     res.handshake_ns = bench_ns() - t0;
-    res.w.frozen = 1;
+    seen.w[0].frozen = 1;
     const char *g = SSL_group_to_name(c, SSL_get_negotiated_group(c)), *sig = NULL;
     snprintf(res.negotiated, sizeof res.negotiated, "%s", g ? g : "?");
     snprintf(res.peer_sig, sizeof res.peer_sig, "%s", SSL_get0_peer_signature_name(c, &sig) && sig ? sig : "?");
@@ -291,6 +314,7 @@ static quic_result client_once(SSL_CTX *ctx, const struct sockaddr_in *server, u
 done:
     res.total_ns = bench_ns() - t0;
     res.timed_out = !res.ok && bench_ns() >= deadline;
+    res.w = seen.w[0];
     /* an immediate close: the server learns of it from one datagram */
     SSL_shutdown_ex(c, SSL_SHUTDOWN_FLAG_RAPID | SSL_SHUTDOWN_FLAG_NO_BLOCK, NULL, 0);
     SSL_free(c);
