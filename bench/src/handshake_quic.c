@@ -220,8 +220,48 @@ void quic_prepare(SSL_CTX *server, SSL_CTX *client) {
 /* ------------------------------------------------ server */
 static wires served; /* per client socket, in the order the connections came */
 
-/* count connections, one at a time: the handshake, then the client's byte
- * answered, each within timeout_ms. */
+static void report_served(int ok, int handshake, const wire *w) {
+    printf("{\"mode\":\"served\",\"ok\":%d,\"handshake\":%d,\"first_in\":%zu,\"first_out\":%zu,\"flight_out\":%zu,",
+           ok, handshake, w->first_in, w->first_out, w->flight_out);
+    print_wire(w);
+    printf("}\n");
+    fflush(stdout);
+}
+
+/* One connection: its handshake and the client's byte answered, within
+ * timeout_ms, reported as soon as that is known. */
+static void serve_one(SSL *listener, SSL *conn, int fd, wire *w, unsigned timeout_ms) {
+    uint64_t deadline = bench_ns() + (uint64_t)timeout_ms * 1000000u;
+    int r;
+    char b[1];
+    size_t n;
+    if (!SSL_set_blocking_mode(conn, 0)) die("non-blocking QUIC");
+    while ((r = SSL_do_handshake(conn)) != 1)
+        if (!again(conn, r, fd, deadline)) {
+            report_served(0, 0, w);
+            return;
+        }
+    w->frozen = 1;
+    while ((r = SSL_read_ex(conn, b, 1, &n)) != 1)
+        if (!again(conn, r, fd, deadline)) {
+            report_served(0, 1, w);
+            return;
+        }
+    while ((r = SSL_write_ex2(conn, "k", 1, SSL_WRITE_FLAG_CONCLUDE, &n)) != 1)
+        if (!again(conn, r, fd, deadline)) {
+            report_served(0, 1, w);
+            return;
+        }
+    report_served(1, 1, w); /* before the client has the reply, which may end its run */
+    /* The reply must outlive its losses: keep the connection until the
+     * client closes it, or (its close lost) opens the next one, which it
+     * does only once it has the reply or has given up. */
+    SSL_CONN_CLOSE_INFO closed;
+    while (!SSL_get_conn_close_info(conn, &closed, sizeof closed) &&
+           SSL_get_accept_connection_queue_len(listener) == 0 && quic_wait(conn, fd, deadline)) {}
+}
+
+/* count connections, one at a time. */
 static void serve(SSL_CTX *ctx, int fd, size_t count, unsigned timeout_ms) {
     SSL *listener = SSL_new_listener(ctx, SSL_LISTENER_FLAG_NO_VALIDATE);
     if (listener == NULL) die("SSL_new_listener");
@@ -231,32 +271,7 @@ static void serve(SSL_CTX *ctx, int fd, size_t count, unsigned timeout_ms) {
         SSL *conn;
         while ((conn = SSL_accept_connection(listener, SSL_ACCEPT_CONNECTION_NO_BLOCK)) == NULL)
             quic_wait(listener, fd, UINT64_MAX);
-        wire *w = &served.w[i % PEERS];
-        if (!SSL_set_blocking_mode(conn, 0)) die("non-blocking QUIC");
-        uint64_t deadline = bench_ns() + (uint64_t)timeout_ms * 1000000u;
-        int r, ok = 0, hs = 0;
-        char b[1];
-        size_t n;
-        while ((r = SSL_do_handshake(conn)) != 1)
-            if (!again(conn, r, fd, deadline)) goto done;
-        hs = w->frozen = 1;
-        while ((r = SSL_read_ex(conn, b, 1, &n)) != 1)
-            if (!again(conn, r, fd, deadline)) goto done;
-        while ((r = SSL_write_ex2(conn, "k", 1, SSL_WRITE_FLAG_CONCLUDE, &n)) != 1)
-            if (!again(conn, r, fd, deadline)) goto done;
-        ok = 1;
-        /* The reply must outlive its losses: keep the connection until the
-         * client closes it, or (its close lost) opens the next one, which it
-         * does only once it has the reply or has given up. */
-        SSL_CONN_CLOSE_INFO closed;
-        while (!SSL_get_conn_close_info(conn, &closed, sizeof closed) &&
-               SSL_get_accept_connection_queue_len(listener) == 0 && quic_wait(conn, fd, deadline)) {}
-    done:
-        printf("{\"mode\":\"served\",\"ok\":%d,\"handshake\":%d,\"first_in\":%zu,\"first_out\":%zu,"
-               "\"flight_out\":%zu,", ok, hs, w->first_in, w->first_out, w->flight_out);
-        print_wire(w);
-        printf("}\n");
-        fflush(stdout);
+        serve_one(listener, conn, fd, &served.w[i % PEERS], timeout_ms);
         SSL_free(conn);
     }
     SSL_free(listener);
