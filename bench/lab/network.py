@@ -63,6 +63,10 @@ TCPIP_OVERHEAD = 52     # MTU - MSS: IPv4, TCP and its timestamp option
 FLIGHT_FIXED, CERT_FIXED = 268, 144
 # The ClientHello besides its key share, measured on x25519_smaugt1 (913 B).
 HELLO_FIXED = 209
+# Certificates the KpqC ones are compared with: (name, level, public key B,
+# signature B); ECDSA's signature at its usual DER length, ML-DSA's from FIPS 204.
+REFERENCE_SIGS = [("EC:P-256", 1, 65, 72), ("ML-DSA-44", 2, 1312, 2420), ("ML-DSA-65", 3, 1952, 3309),
+                  ("ML-DSA-87", 5, 2592, 4627)]
 
 sys.path.insert(0, str(ROOT / "tools"))
 import kpqc_table  # noqa: E402
@@ -369,16 +373,18 @@ def plot(lab, results, stem):
 
 def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
     """Every KpqC signature of the algorithm table (offered by the provider
-    or not): the server's first flight with its certificate, alone and with
-    an intermediate CA's certificate of the same algorithm, against the
-    initial window.  Sizes from the table; composites add ECDSA P-256."""
+    or not), with ECDSA and ML-DSA for reference: the server's first flight
+    with its certificate, alone and with an intermediate CA's certificate of
+    the same algorithm, against TCP's initial window and QUIC's
+    anti-amplification budget.  Sizes from the table; composites add ECDSA
+    P-256."""
     t = kpqc_table.load()
     kems = {k["id"]: k for k in t["KEM"]}
     sigs = {s["id"]: s for s in t["SIG"]}
     hybrid = {h["id"]: h for h in t["HYBRID"]}[group]
     share = kems[hybrid["kem"]]["ct"] + 32  # X25519 half
     hello = HELLO_FIXED + kems[hybrid["kem"]]["pk"] + 32
-    rows = [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
+    rows = list(REFERENCE_SIGS) + [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
     rows += [(c["id"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk"] + 65, sigs[c["sig"]]["sig"] + 72)
              for c in t["COMPOSITE"] if c["curve"] == "p256"]
     out, mss = [], mtu - TCPIP_OVERHEAD
@@ -393,7 +399,8 @@ def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
         lab.row("network-flight", sig=name, level=level, group=group, cert_der=cert, flight_leaf=leaf,
                 flight_chain=chain, extra_rtts_leaf=overflow_rtts(seg_leaf), extra_rtts_chain=overflow_rtts(seg_chain),
                 quic_extra_rtts_leaf=q_leaf, quic_extra_rtts_chain=q_chain)
-    lab.section(f"Predicted server flight with KpqC certificates ({group}; sizes from the algorithm table)",
+    lab.section(f"Predicted server flight with KpqC certificates, ECDSA and ML-DSA for reference ({group}; "
+                "sizes from the algorithm table)",
                 f"TCP: initial window {INITCWND} × {mss} B = {INITCWND * mss} B. QUIC: the first round within "
                 f"{quic.AMPLIFICATION}× the client's {quic.MAX_DATAGRAM}-byte Initials, then the "
                 f"{quic.INITIAL_CWND}-byte initial window grown by what was acknowledged. 'Chain' adds an "
