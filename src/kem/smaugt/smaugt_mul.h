@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "common/ct.h"
 #include "smaugt.h"
 
 static inline void smaugt_mul_acc_kernel(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N],
@@ -31,4 +32,5 @@ static inline void smaugt_mul_acc_kernel(uint16_t r[SMAUGT_N], const uint16_t a[
             acc[k] = (uint16_t)(acc[k] + s0 * w0[k] + s1 * w1[k] + s2 * w2[k] + s3 * w3[k]);
     }
     memcpy(r, acc, sizeof acc);
+    kpqc_wipe(acc, sizeof acc); /* partial sums of products with the secret */
 }

@@ -538,6 +538,7 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
             party_mpc(&f, p, lin, &mc[(size_t)r * N + q], tp, ctg, N - 1 - q);
         }
         kpqc_wipe(tp, sizeof tp);
+        kpqc_wipe(&delta, sizeof delta); /* with the public corrections it gives the secret plaintext */
         KPQC_CT_DECLASSIFY(commits[(size_t)r * N], (size_t)N * 2 * NBMAX);
         for (unsigned q = 0; q < N; q++) kpqc_keccak_absorb(&h1k, commits[(size_t)r * N + q], 2 * nb);
         kpqc_keccak_absorb(&h1k, pr + (size_t)(p->logn + 2) * nb, (L + 2) * nb);

@@ -400,6 +400,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
             haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
         }
         haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
+        kpqc_wipe(&y10, sizeof y10); /* round(y1): the mask, secret */
         haetae_challenge(p, &w->c, w->hash_in, w->mu);
 
         /* z = y + (-1)^b c s, with s = (1, s1, s2) */
