@@ -2,7 +2,10 @@
 """Seed corpora for the fuzz targets, made with the project's own tools.
 
 fuzz_kem_decaps / fuzz_sig_verify: genuine ciphertexts and signatures from
-`kpqc-kat` records, prefixed with the target's selector bytes.  Targets that
+`kpqc-kat` records, prefixed with the target's selector bytes.
+fuzz_kem_unpack / fuzz_haetae_unpack / fuzz_aimer_parse: the same genuine
+ciphertexts and signatures of every parameter set, behind the set byte (the
+set's index in the target's list, which follows the table's order).  Targets that
 take DER/PEM or TLS bytes get their seeds from the provider's tools
 (`kpqc-openssl`), when the build has them.
 """
@@ -44,6 +47,28 @@ def main():
             msg = bytes.fromhex(rec["msg"])
             sig = bytes.fromhex(rec["sig"]) if "sig" in rec else bytes.fromhex(rec["sm"])[len(msg):]
             (d / f"{alg}-{j}").write_bytes(bytes([i, 1, 0]) + sig + msg)
+    decoder_seeds(args.kat_tool, out, kems, sigs)
+
+
+def signature_of(rec):
+    msg = bytes.fromhex(rec["msg"])
+    return bytes.fromhex(rec["sig"]) if "sig" in rec else bytes.fromhex(rec["sm"])[len(msg):]
+
+
+def decoder_seeds(tool, out, kems, sigs):
+    """Two genuine encodings per parameter set for each decoder target."""
+    targets = {
+        "fuzz_kem_unpack": ([a for a in kems if a.startswith("ntruplus")] + [a for a in kems if not a.startswith("ntruplus")], "ct"),
+        "fuzz_haetae_unpack": ([a for a in sigs if a.startswith("haetae")], "sig"),
+        "fuzz_aimer_parse": ([a for a in sigs if a.startswith("aimer")], "sig"),
+    }
+    for target, (algs, field) in targets.items():
+        d = out / target
+        d.mkdir(parents=True, exist_ok=True)
+        for i, alg in enumerate(algs):
+            for j, rec in enumerate(kat_records(tool, alg)):
+                body = bytes.fromhex(rec["ct"]) if field == "ct" else signature_of(rec)
+                (d / f"{alg}-{j}").write_bytes(bytes([i]) + body)
 
 
 if __name__ == "__main__":

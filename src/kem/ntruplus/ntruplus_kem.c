@@ -16,6 +16,7 @@
 #include "ntruplus.h"
 #include "common/ct.h"
 #include "common/keccak.h"
+#include "decoders.h"
 #include "internal.h"
 
 #define NMAX NTRUPLUS_NMAX
@@ -259,3 +260,12 @@ static const char *impl_name(void) { return kpqc_ntruplus_select_backend()->info
 NTRUPLUS_OPS(768)
 NTRUPLUS_OPS(864)
 NTRUPLUS_OPS(1152)
+
+/* Ciphertext unpacking alone, for the decoder fuzz target. */
+int kpqc_ntruplus_unpack_ciphertext(unsigned set, const uint8_t *in, size_t len) {
+    static const kpqc_ntruplus_params *const sets[] = {&kpqc_ntruplus_params768, &kpqc_ntruplus_params864,
+                                                       &kpqc_ntruplus_params1152};
+    int16_t c[NMAX];
+    if (set >= sizeof sets / sizeof sets[0] || len != sets[set]->polybytes) return -1;
+    return kpqc_ntruplus_select_backend()->frombytes(sets[set], c, in) != 0 ? -1 : 0;
+}

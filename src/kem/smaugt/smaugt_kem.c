@@ -13,6 +13,7 @@
 
 #include "common/ct.h"
 #include "common/keccak.h"
+#include "decoders.h"
 #include "internal.h"
 #include "smaugt.h"
 
@@ -281,3 +282,16 @@ SMAUGT_OPS(smaugt1)
 SMAUGT_OPS(smaugt3)
 SMAUGT_OPS(smaugt5)
 SMAUGT_OPS(timer)
+
+/* Ciphertext unpacking alone, for the decoder fuzz target: c1 and c2 as
+ * indcpa_dec reads them (every bit pattern of the right length is a
+ * ciphertext). */
+int kpqc_smaugt_unpack_ciphertext(unsigned set, const uint8_t *in, size_t len) {
+    static const smaugt_params *const sets[] = {&smaugt1, &smaugt3, &smaugt5, &timer};
+    uint16_t c[SMAUGT_N];
+    if (set >= sizeof sets / sizeof sets[0] || len != smaugt_ct_bytes(sets[set])) return -1;
+    const smaugt_params *p = sets[set];
+    for (unsigned i = 0; i < p->k; i++) kpqc_smaugt_unpack_bits(c, in + i * p->log_p * SMAUGT_N / 8, p->log_p);
+    kpqc_smaugt_unpack_bits(c, in + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
+    return 0;
+}

@@ -18,6 +18,7 @@
 #include "aimer_field.h"
 #include "common/ct.h"
 #include "common/keccak.h"
+#include "decoders.h"
 #include "internal.h"
 
 #define NWMAX 4
@@ -793,3 +794,42 @@ AIMER_SET(aimer192f, 3, 2, 49, 16, 4, 0x20, 11, 23, 47, 0, 15408)
 AIMER_SET(aimer192s, 3, 2, 25, 256, 8, 0x30, 11, 23, 47, 0, 10320)
 AIMER_SET(aimer256f, 4, 3, 65, 16, 4, 0x40, 3, 7, 11, 19, 31360)
 AIMER_SET(aimer256s, 4, 3, 33, 256, 8, 0x50, 3, 7, 11, 19, 20224)
+
+volatile uint64_t kpqc_aimer_parse_fold;
+
+/* The parsing half of verification alone, for the decoder fuzz target: the
+ * layout, the hidden party of each repetition (from h2) and every field
+ * element the proofs carry (corrections of the last party, the hidden
+ * party's alpha shares). */
+int kpqc_aimer_parse_signature(unsigned set, const uint8_t *in, size_t len) {
+    static const struct aimer_params *const sets[] = {&aimer128f_params, &aimer128s_params, &aimer192f_params,
+                                                      &aimer192s_params, &aimer256f_params, &aimer256s_params};
+    if (set >= sizeof sets / sizeof sets[0] || len != sets[set]->sig_len) return -1;
+    const struct aimer_params *p = sets[set];
+    const unsigned nb = p->nb, nw = p->nw, L = p->L, T = p->T, N = p->N;
+    const size_t plen = proof_len(p);
+    if ((size_t)5 * nb + (size_t)T * plen != len) return -1;
+    const uint8_t *h2 = in + 3 * nb, *proofs = in + 5 * nb;
+    uint8_t idx[80];
+    kpqc_keccak ek;
+    h_init(&ek, p);
+    kpqc_keccak_absorb(&ek, h2, 2 * nb);
+    kpqc_keccak_squeeze(&ek, idx, T);
+    gf acc, u;
+    gf_zero(acc);
+    for (unsigned r = 0; r < T; r++) {
+        const uint8_t *dp = proofs + r * plen + (size_t)(p->logn + 2) * nb, *ap = dp + (size_t)(L + 2) * nb;
+        unsigned hid = idx[r] & (N - 1);
+        for (unsigned i = 0; i < L + 2; i++) {
+            gf_load(u, dp + i * nb, nw);
+            gf_add(acc, acc, u);
+        }
+        for (unsigned i = 0; i <= L; i++) {
+            gf_load(u, ap + i * nb, nw);
+            gf_add(acc, acc, u);
+        }
+        acc[0] ^= hid;
+    }
+    kpqc_aimer_parse_fold = acc[0];
+    return 0;
+}

@@ -18,6 +18,7 @@
 
 #include "common/ct.h"
 #include "common/keccak.h"
+#include "decoders.h"
 #include "haetae.h"
 #include "internal.h"
 
@@ -547,3 +548,15 @@ static const char *impl_name(void) { return haetae_select_backend()->info.name; 
 HAETAE_SET(haetae2)
 HAETAE_SET(haetae3)
 HAETAE_SET(haetae5)
+
+/* Signature unpacking alone, for the decoder fuzz target. */
+int kpqc_haetae_unpack_signature(unsigned set, const uint8_t *in, size_t len) {
+    static const struct haetae_params *const sets[] = {&haetae2_params, &haetae3_params, &haetae5_params};
+    if (set >= sizeof sets / sizeof sets[0] || len != sets[set]->sig_bytes) return -1;
+    struct {
+        hpoly c, z1[HAETAE_LMAX], h[HAETAE_KMAX];
+    } *w = malloc(sizeof *w);
+    int rc = w != NULL ? unpack_sig(sets[set], &w->c, w->z1, w->h, in) : -1;
+    free(w);
+    return rc;
+}
