@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -230,13 +231,32 @@ static int build_algorithm_lists(kpqc_prov_ctx *c) {
  * OIDs made known to libcrypto under the algorithms' names, so certificates
  * print them and X.509 verification finds the key type of a signature OID.
  */
+/* The object table is the process's: an instance loading at the same time
+ * in another thread may register an OID (or its signature mapping) between
+ * the core's check and its creation, which then fails.  Registered as ours
+ * either way is success, and the failed attempt's errors are dropped. */
+static int registered(int done, int ours) {
+    if (!done && ours) {
+        ERR_pop_to_mark();
+        return 1;
+    }
+    ERR_clear_last_mark();
+    return done;
+}
+
 static int register_oids(const kpqc_prov_ctx *c) {
     if (c->core.obj_create == NULL || c->core.obj_add_sigid == NULL) return 1; /* an older core: names only */
     for (size_t i = 0; i < c->table.len; i++) {
         const kpqc_prov_alg *a = &c->table.algs[i];
         if (a->oid == NULL) continue;
-        if (!c->core.obj_create(c->handle, a->oid, a->name, a->name)) return 0;
-        if (a->kind == KPQC_PROV_SIG && !c->core.obj_add_sigid(c->handle, a->name, "", a->name)) return 0;
+        ERR_set_mark();
+        int done = c->core.obj_create(c->handle, a->oid, a->name, a->name);
+        int nid = OBJ_txt2nid(a->oid);
+        if (!registered(done, nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) == 0)) return 0;
+        if (a->kind != KPQC_PROV_SIG) continue;
+        ERR_set_mark();
+        done = c->core.obj_add_sigid(c->handle, a->name, "", a->name);
+        if (!registered(done, OBJ_find_sigid_algs(nid, NULL, NULL))) return 0;
     }
     return 1;
 }
