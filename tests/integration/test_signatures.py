@@ -1,8 +1,12 @@
 """KpqC signatures, pure and composite, through the real openssl CLI: keys
 in every encoding, X.509 certificates, dgst and CMS signing, bad input."""
+import re
 import subprocess
 
 import pytest
+
+# How `openssl pkey` says it refused a key (4.0: "Could not find or decode ...").
+REFUSED_KEY = re.compile(r"Could not find (or decode )?private key")
 
 
 def built_signatures(lab, table):
@@ -197,7 +201,7 @@ def test_private_key_must_match_public_key(lab, table, signatures):
             bad[spot] ^= flip
             path.write_bytes(pkcs8(algid[2:], bytes(bad)))
             r = lab.run("pkey", "-inform", "DER", "-in", str(path), "-noout", check=False)
-            assert r.returncode == 1 and "Could not find private key" in r.stderr, (alg, flip, r.stderr)
+            assert r.returncode == 1 and REFUSED_KEY.search(r.stderr), (alg, flip, r.stderr)
         # a key from another pair, spliced with this public key
         other = lab.tmp / f"other-{alg}.key"
         lab.run("genpkey", "-algorithm", alg, "-out", str(other))
@@ -206,7 +210,7 @@ def test_private_key_must_match_public_key(lab, table, signatures):
         spliced = children(other_der)[2][:sk_len[alg]] + key_bytes[sk_len[alg]:]
         path.write_bytes(pkcs8(algid[2:], spliced))
         r = lab.run("pkey", "-inform", "DER", "-in", str(path), "-noout", check=False)
-        assert r.returncode == 1 and "Could not find private key" in r.stderr, (alg, r.stderr)
+        assert r.returncode == 1 and REFUSED_KEY.search(r.stderr), (alg, r.stderr)
 
 
 def test_pure_kem_keys_encode(lab, table):
