@@ -144,6 +144,17 @@ foreach(series ${KPQC_OPENSSL_MATRIX})
              COMMAND ${PROJECT_BINARY_DIR}/venv/bin/python -m pytest -q -rs -p no:cacheprovider ${checks} ${skip}
                      --build-dir ${out})
     set_tests_properties(openssl_${series}_capabilities openssl_${series}_provider_kem PROPERTIES ENVIRONMENT ${env})
+    if(series STREQUAL "3.0")
+      # Same ABI (libcrypto.so.3) both ways: the main provider on the system's
+      # core offers no TLS signature algorithms, the one built against the
+      # system's headers offers them on the main core.
+      add_test(NAME openssl_3.0_capabilities_of_the_main_provider
+               COMMAND test_provider_capabilities-openssl-3.0 $<TARGET_FILE_DIR:kpqcprovider>)
+      set_tests_properties(openssl_3.0_capabilities_of_the_main_provider PROPERTIES ENVIRONMENT ${env})
+      add_test(NAME openssl_3.0_provider_on_the_main_openssl COMMAND test_provider_capabilities ${out}/providers)
+      set_tests_properties(openssl_3.0_provider_on_the_main_openssl PROPERTIES
+                           ENVIRONMENT "LD_LIBRARY_PATH=${KPQC_OPENSSL_LIBDIR}")
+    endif()
     set_tests_properties(openssl_${series}_integration PROPERTIES TIMEOUT 900)
   endif()
 endforeach()
