@@ -48,7 +48,8 @@ KPQC_API const char *kpqc_status_string(int status);
  * Randomness.  `fill` writes `len` random bytes to `out` and returns 0 on
  * success, non-zero on failure (which every caller turns into KPQC_ERR_RNG
  * after wiping its partial state).  Pass NULL wherever a `const kpqc_rng *`
- * is asked for to use the operating system (getrandom(2)).
+ * is asked for to use the operating system (getrandom(2) on Linux,
+ * getentropy(2) on macOS and the BSDs).
  * ------------------------------------------------------------------- */
 typedef int (*kpqc_rng_fill_fn)(void *ctx, uint8_t *out, size_t len);
 

@@ -3,7 +3,7 @@
  * 128-bit registers (AVX-512VL gives 32 of them), so chi and the
  * three-way XORs are one vpternlogq each and rotations one vprolq.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "keccak.h"
 #include "keccak_simd_round.h"

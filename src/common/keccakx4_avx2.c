@@ -2,7 +2,7 @@
  * Keccak-f[1600] on four states at once with AVX2: register i holds lane i
  * of the four instances (the s[lane][instance] layout of kpqc_keccakx4).
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "keccak.h"
 #include "keccak_simd_round.h"

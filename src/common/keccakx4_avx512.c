@@ -3,7 +3,7 @@
  * registers: vprolq rotates in one instruction (AVX2 needs three) and
  * vpternlogq computes chi's a ^ (~b & c) and three-way XORs in one.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "keccak.h"
 #include "keccak_simd_round.h"

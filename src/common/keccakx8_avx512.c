@@ -3,7 +3,7 @@
  * lane i of the eight instances (the s[lane][instance] layout of
  * kpqc_keccakx8), with vprolq and vpternlogq as in keccakx4_avx512.c.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "keccak.h"
 #include "keccak_simd_round.h"

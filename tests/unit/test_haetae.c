@@ -33,7 +33,7 @@ static int32_t modq(int64_t x) {
 static const struct {
     const char *name;
     const struct haetae_params *p;
-} sets[] = {{"haetae2", &haetae2_params}, {"haetae3", &haetae3_params}, {"haetae5", &haetae5_params}};
+} sets[] = {{"haetae2", &kpqc_haetae2_params}, {"haetae3", &kpqc_haetae3_params}, {"haetae5", &kpqc_haetae5_params}};
 
 /* INTT(NTT(a) * NTT(b)) is a * b mod (X^256 + 1, q); INTT(NTT(a)) is
  * a * 2^32. */
@@ -43,7 +43,7 @@ static const kpqc_backend_info *const *backends;
 static size_t nbackends;
 
 static void test_ntt(void) {
-    const struct haetae_backend *cur = haetae_select_backend();
+    const struct haetae_backend *cur = kpqc_haetae_select_backend();
     for (unsigned trial = 0; trial < 20; trial++) {
         hpoly a, b, ah, bh, r, ref;
         /* inputs as large as the signing code feeds in: |x| < 4q */
@@ -59,7 +59,7 @@ static void test_ntt(void) {
         ah = a, bh = b;
         cur->ntt(&ah);
         cur->ntt(&bh);
-        haetae_pointwise(&r, &ah, &bh);
+        kpqc_haetae_pointwise(&r, &ah, &bh);
         cur->invntt(&r);
         int ok = 1, bounded = 1;
         for (unsigned i = 0; i < N; i++) {
@@ -69,8 +69,8 @@ static void test_ntt(void) {
         CHECK_MSG(ok, "NTT product differs from schoolbook (trial %u)", trial);
         CHECK(bounded);
         hpoly t = a;
-        haetae_ntt_portable(&t);
-        haetae_invntt_portable(&t);
+        kpqc_haetae_ntt_portable(&t);
+        kpqc_haetae_invntt_portable(&t);
         int64_t mont = ((int64_t)1 << 32) % Q;
         ok = 1;
         for (unsigned i = 0; i < N; i++) ok &= modq(t.c[i]) == modq(modq(a.c[i]) * mont);
@@ -80,21 +80,21 @@ static void test_ntt(void) {
             if (!kpqc_backend_usable(backends[k])) continue;
             const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
             hpoly u = a, v = a;
-            haetae_ntt_portable(&u);
+            kpqc_haetae_ntt_portable(&u);
             be->ntt(&v);
             CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s NTT", be->info.name);
-            haetae_invntt_portable(&u);
+            kpqc_haetae_invntt_portable(&u);
             be->invntt(&v);
             CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s inverse NTT", be->info.name);
         }
     }
     /* reductions */
     for (int32_t v = -4 * Q; v < 4 * Q; v += 37) {
-        CHECK(haetae_freeze(v) == modq(v));
-        int32_t f2 = haetae_freeze2q(v), m2 = ((v % (2 * Q)) + 2 * Q) % (2 * Q);
+        CHECK(kpqc_haetae_freeze(v) == modq(v));
+        int32_t f2 = kpqc_haetae_freeze2q(v), m2 = ((v % (2 * Q)) + 2 * Q) % (2 * Q);
         CHECK(f2 == m2);
         if (v > -Q && v < Q) {
-            int32_t c = haetae_center(v);
+            int32_t c = kpqc_haetae_center(v);
             CHECK(modq(c) == modq(v) && c > -Q / 2 - 1 && c <= Q / 2);
         }
     }
@@ -121,24 +121,24 @@ static void test_rans(void) {
                 /* a few of the rarest symbols too */
                 sym[trial % n] = (uint8_t)(t->nsym - 1);
                 sym[(7 * trial) % n] = 0;
-                size_t len = haetae_rans_encode(enc, sizeof enc, t, sym, n);
+                size_t len = kpqc_haetae_rans_encode(enc, sizeof enc, t, sym, n);
                 CHECK(len >= 4);
                 uint8_t *exact = test_alloc(len);
                 memcpy(exact, enc, len);
-                CHECK(haetae_rans_decode(back, n, t, exact, len) == 0);
+                CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len) == 0);
                 CHECK(memcmp(sym, back, n) == 0);
                 /* the length is part of the code: one byte less or more is refused */
-                CHECK(haetae_rans_decode(back, n, t, exact, len - 1) != 0);
+                CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len - 1) != 0);
                 free(exact);
                 memcpy(enc + len, "\x5a", 1);
-                CHECK(haetae_rans_decode(back, n, t, enc, len + 1) != 0);
+                CHECK(kpqc_haetae_rans_decode(back, n, t, enc, len + 1) != 0);
                 /* too small a capacity is reported, not overrun */
-                CHECK(haetae_rans_encode(enc, len - 1, t, sym, n) == 0);
+                CHECK(kpqc_haetae_rans_encode(enc, len - 1, t, sym, n) == 0);
             }
             sym[0] = (uint8_t)t->nsym; /* no such symbol */
-            CHECK(haetae_rans_encode(enc, sizeof enc, t, sym, n) == 0);
+            CHECK(kpqc_haetae_rans_encode(enc, sizeof enc, t, sym, n) == 0);
             uint8_t tiny[3] = {0, 0, 0x80};
-            CHECK(haetae_rans_decode(back, n, t, tiny, sizeof tiny) != 0);
+            CHECK(kpqc_haetae_rans_decode(back, n, t, tiny, sizeof tiny) != 0);
         }
     }
 }
@@ -157,7 +157,7 @@ static void test_fft(void) {
             if (!kpqc_backend_usable(backends[b])) continue;
             int64_t s1[N] = {0}, s2[N] = {0};
             ((const struct haetae_backend *)backends[b])->fft_sqabs_acc(s1, &a);
-            haetae_fft_sqabs_acc_portable(s2, &a);
+            kpqc_haetae_fft_sqabs_acc_portable(s2, &a);
             CHECK_MSG(memcmp(s1, s2, sizeof s1) == 0, "%s FFT differs (trial %u)", backends[b]->name, trial);
         }
     }
@@ -166,7 +166,7 @@ static void test_fft(void) {
         memset(&a, 0, sizeof a);
         a.c[e] = 1;
         int64_t s[N] = {0};
-        haetae_select_backend()->fft_sqabs_acc(s, &a);
+        kpqc_haetae_select_backend()->fft_sqabs_acc(s, &a);
         int ok = 1;
         for (unsigned j = 0; j < N; j++) ok &= s[j] > 65536 - 64 && s[j] < 65536 + 64;
         CHECK_MSG(ok, "|X^%u| != 1", e);
@@ -177,13 +177,13 @@ static void test_fft(void) {
  * entry and its neighbours, on both paths. */
 static void test_cdt(void) {
     for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
-        unsigned __int128 e = ((unsigned __int128)haetae_cdt_hi[i] << HAETAE_CDT_SPLIT) | (uint64_t)haetae_cdt_lo[i];
+        unsigned __int128 e = ((unsigned __int128)kpqc_haetae_cdt_hi[i] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[i];
         for (int delta = -1; delta <= 1; delta++) {
             unsigned __int128 r = e + (unsigned __int128)(__int128)delta;
             if (r >> 83) continue;
             uint64_t want = 0;
             for (unsigned j = 0; j < HAETAE_CDT_PADDED; j++) {
-                unsigned __int128 f = ((unsigned __int128)haetae_cdt_hi[j] << HAETAE_CDT_SPLIT) | (uint64_t)haetae_cdt_lo[j];
+                unsigned __int128 f = ((unsigned __int128)kpqc_haetae_cdt_hi[j] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[j];
                 want += r > f;
             }
             uint64_t lo = (uint64_t)r;
@@ -194,8 +194,8 @@ static void test_cdt(void) {
                               "%s CDT sample", backends[b]->name);
         }
     }
-    CHECK(haetae_cdt_sample_portable(0, 0) == 0);
-    CHECK(haetae_cdt_sample_portable(~UINT64_C(0), 0x7ffff) == 166);
+    CHECK(kpqc_haetae_cdt_sample_portable(0, 0) == 0);
+    CHECK(kpqc_haetae_cdt_sample_portable(~UINT64_C(0), 0x7ffff) == 166);
     for (size_t b = 0; b < nbackends; b++) {
         if (!kpqc_backend_usable(backends[b])) continue;
         uint64_t (*cdt)(uint64_t, uint32_t) = ((const struct haetae_backend *)backends[b])->cdt_sample;
@@ -204,7 +204,7 @@ static void test_cdt(void) {
         for (unsigned t = 0; t < 2000; t++) {
             uint64_t lo = ((uint64_t)rnd32() << 32) | rnd32();
             uint32_t hi = rnd32() & 0x7ffff;
-            CHECK_MSG(cdt(lo, hi) == haetae_cdt_sample_portable(lo, hi), "%s CDT sample", backends[b]->name);
+            CHECK_MSG(cdt(lo, hi) == kpqc_haetae_cdt_sample_portable(lo, hi), "%s CDT sample", backends[b]->name);
         }
     }
 }
@@ -220,7 +220,7 @@ static void test_compact(void) {
             keep[i] = (uint8_t)((rnd32() % 8) < (trial % 8));
             if (keep[i]) want[kept++] = val[i];
         }
-        haetae_ct_compact(val, keep, n, trial % 2 ? n - 1 : n - kept);
+        kpqc_haetae_ct_compact(val, keep, n, trial % 2 ? n - 1 : n - kept);
         int ok = memcmp(val, want, kept * sizeof *val) == 0;
         for (size_t i = 0; i < n; i++) ok &= keep[i] == (i < kept);
         CHECK_MSG(ok, "compaction of %zu entries", n);
@@ -385,7 +385,7 @@ int main(void) {
         printf("test_haetae: HAETAE not built, nothing to test\n");
         return 0;
     }
-    backends = haetae_backends(&nbackends);
+    backends = kpqc_haetae_backends(&nbackends);
     test_ntt();
     test_rans();
     test_fft();

@@ -12,7 +12,7 @@
  * Products in Z_q[X]/(X^d -+ z) run on 16 base rings at once after a
  * transposition that puts coefficient j of the 16 rings in one vector.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 #include <string.h>
 
 #include "ntruplus.h"

@@ -9,7 +9,7 @@
  * them with masked XORs: two 4-word rows per zmm register, no branches and
  * no memory access that depends on v.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "aimer_field.h"
 

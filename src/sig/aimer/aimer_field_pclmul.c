@@ -1,5 +1,5 @@
 /* AIMer field products and repeated squarings with PCLMULQDQ. */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "aimer_field.h"
 

@@ -3,7 +3,7 @@
  * 4-word slots (the upper words zero for narrower fields); row j is added
  * when bit j of v is set, selected with a compare mask, never a branch.
  */
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 #include "aimer_field.h"
 

@@ -42,11 +42,11 @@ static void expand_public(const struct haetae_params *p, const struct haetae_bac
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A[i][j + 1], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < p->k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((p->k << 8) + m + i);
-    haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
     for (unsigned i = 0; i < p->k; i++) {
         for (unsigned j = 1; j <= m; j++)
             for (unsigned t = 0; t < HAETAE_N; t++) A[i][j].c[t] *= 2;
-        haetae_unpack_q(p, &A[i][0], pk + HAETAE_SEEDBYTES + i * p->polyq_bytes);
+        kpqc_haetae_unpack_q(p, &A[i][0], pk + HAETAE_SEEDBYTES + i * p->polyq_bytes);
         if (!p->pk_in_ntt) {
             /* first column 2 (a - 2 b1) */
             for (unsigned t = 0; t < HAETAE_N; t++) A[i][0].c[t] = 2 * (a[i].c[t] - 2 * A[i][0].c[t]);
@@ -59,15 +59,15 @@ static void expand_public(const struct haetae_params *p, const struct haetae_bac
 static void matrix_apply(const struct haetae_params *p, const struct haetae_backend *be, hpoly *r,
                          const hpoly A[HAETAE_KMAX][HAETAE_LMAX], const hpoly *xhat) {
     for (unsigned i = 0; i < p->k; i++) {
-        haetae_pointwise(&r[i], &A[i][0], &xhat[0]);
-        for (unsigned j = 1; j < p->l; j++) haetae_pointwise_acc(&r[i], &A[i][j], &xhat[j]);
+        kpqc_haetae_pointwise(&r[i], &A[i][0], &xhat[0]);
+        for (unsigned j = 1; j < p->l; j++) kpqc_haetae_pointwise_acc(&r[i], &A[i][j], &xhat[j]);
         be->invntt(&r[i]);
     }
 }
 
 /* From a value mod q and its parity, the value mod 2q in [0, 2q). */
 static inline int32_t from_crt(int32_t xq, int32_t parity) {
-    return haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
+    return kpqc_haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
 }
 
 static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pklen,
@@ -93,8 +93,8 @@ static void product_A0_s1(const struct haetae_params *p, const struct haetae_bac
         be->ntt(&s1hat[j]);
     }
     for (unsigned i = 0; i < p->k; i++) {
-        haetae_pointwise(&b[i], &A0[i][0], &s1hat[0]);
-        for (unsigned j = 1; j < m; j++) haetae_pointwise_acc(&b[i], &A0[i][j], &s1hat[j]);
+        kpqc_haetae_pointwise(&b[i], &A0[i][0], &s1hat[0]);
+        for (unsigned j = 1; j < m; j++) kpqc_haetae_pointwise_acc(&b[i], &A0[i][j], &s1hat[j]);
     }
 }
 
@@ -110,7 +110,7 @@ static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
-    haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
 }
 
 /*
@@ -127,15 +127,15 @@ static void public_b(const struct haetae_params *p, const struct haetae_backend 
             hpoly s2hat = s2[i];
             be->ntt(&s2hat);
             for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = haetae_montgomery_reduce((int64_t)b[i].c[t] * MONT_SQ);
-                v = haetae_freeze(v + s2hat.c[t]);
-                b[i].c[t] = haetae_freeze(-2 * v);
+                int32_t v = kpqc_haetae_montgomery_reduce((int64_t)b[i].c[t] * MONT_SQ);
+                v = kpqc_haetae_freeze(v + s2hat.c[t]);
+                b[i].c[t] = kpqc_haetae_freeze(-2 * v);
             }
             kpqc_wipe(&s2hat, sizeof s2hat);
         } else {
             be->invntt(&b[i]);
             for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = haetae_freeze(b[i].c[t] + s2[i].c[t] + a[i].c[t]);
+                int32_t v = kpqc_haetae_freeze(b[i].c[t] + s2[i].c[t] + a[i].c[t]);
                 int32_t b0 = v & 1;
                 b0 -= ((v >> 1) & b0) << 1;
                 b[i].c[t] = (v - b0) >> 1;
@@ -147,7 +147,7 @@ static void public_b(const struct haetae_params *p, const struct haetae_backend 
 
 /* Whether the singular value of (s1, s2) exceeds the bound keygen keeps. */
 static uint32_t singular_value_too_large(const struct haetae_params *p, const struct haetae_backend *be, const hpoly *s) {
-    int64_t sv = haetae_sk_singular_value(p, be, s, p->l - 1 + p->k);
+    int64_t sv = kpqc_haetae_sk_singular_value(p, be, s, p->l - 1 + p->k);
     return (uint32_t)((uint64_t)(p->gamma_sq_n - sv) >> 63);
 }
 
@@ -160,7 +160,7 @@ struct keygen_ws {
 
 static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
                           const kpqc_rng *rng) {
-    const struct haetae_backend *be = haetae_select_backend();
+    const struct haetae_backend *be = kpqc_haetae_select_backend();
     const unsigned k = p->k, m = p->l - 1;
     struct keygen_ws *w = malloc(sizeof *w);
     if (w == NULL) return KPQC_ERR_INTERNAL;
@@ -177,7 +177,7 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
 
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
-        haetae_poly_eta_many(w->s, m + k, sigma, counter);
+        kpqc_haetae_poly_eta_many(w->s, m + k, sigma, counter);
         /* modes 2 and 3 fold b0 into s2 before the singular value */
         if (!p->pk_in_ntt) public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
         uint32_t reject = singular_value_too_large(p, be, w->s);
@@ -189,15 +189,15 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     KPQC_CT_DECLASSIFY(w->b, sizeof w->b);
 
     memcpy(pk, rho, HAETAE_SEEDBYTES);
-    for (unsigned i = 0; i < k; i++) haetae_pack_q(p, pk + HAETAE_SEEDBYTES + i * p->polyq_bytes, &w->b[i]);
+    for (unsigned i = 0; i < k; i++) kpqc_haetae_pack_q(p, pk + HAETAE_SEEDBYTES + i * p->polyq_bytes, &w->b[i]);
     size_t off = haetae_pk_bytes(p);
     memcpy(sk, pk, off);
-    for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) haetae_pack_eta(sk + off, &s1[j]);
+    for (unsigned j = 0; j < m; j++, off += HAETAE_N / 4) kpqc_haetae_pack_eta(sk + off, &s1[j]);
     for (unsigned i = 0; i < k; i++, off += p->s2_bytes) {
         if (p->s2_bytes == HAETAE_N / 4)
-            haetae_pack_eta(sk + off, &s2[i]);
+            kpqc_haetae_pack_eta(sk + off, &s2[i]);
         else
-            haetae_pack_2eta(sk + off, &s2[i]);
+            kpqc_haetae_pack_2eta(sk + off, &s2[i]);
     }
     memcpy(sk + off, key, HAETAE_SEEDBYTES);
     kpqc_wipe(w, sizeof *w);
@@ -216,10 +216,10 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
     for (unsigned j = 0; j < m + p->k; j++) {
         int wide = j >= m && p->s2_bytes != HAETAE_N / 4;
         if (wide) {
-            haetae_unpack_2eta(&s[j], sk + off);
+            kpqc_haetae_unpack_2eta(&s[j], sk + off);
             off += p->s2_bytes;
         } else {
-            haetae_unpack_eta(&s[j], sk + off);
+            kpqc_haetae_unpack_eta(&s[j], sk + off);
             off += HAETAE_N / 4;
         }
         uint32_t bound = wide ? 2 : 1;
@@ -239,7 +239,7 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
  * signing and may be anything.)  The verdict alone is made public.
  */
 static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk, const uint8_t *sk) {
-    const struct haetae_backend *be = haetae_select_backend();
+    const struct haetae_backend *be = kpqc_haetae_select_backend();
     const unsigned k = p->k, m = p->l - 1;
     const size_t pklen = haetae_pk_bytes(p);
     struct keygen_ws *w = malloc(sizeof *w);
@@ -251,7 +251,7 @@ static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk
     expand_keygen_matrix(p, w->A0, w->a, pk);
     public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
     bad |= (uint32_t)kpqc_ct_memneq(w->s2_read, s2, k * sizeof(hpoly)); /* b0 was not 0 */
-    for (unsigned i = 0; i < k; i++) haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);
+    for (unsigned i = 0; i < k; i++) kpqc_haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);
     bad |= (uint32_t)kpqc_ct_memneq(w->packed, pk + HAETAE_SEEDBYTES, k * p->polyq_bytes);
     bad |= singular_value_too_large(p, be, w->s);
     kpqc_wipe(w, sizeof *w);
@@ -291,9 +291,9 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
             sym_h[i * HAETAE_N + j] = (uint8_t)(v > cut ? v - p->offset_h : v);
         }
     }
-    size_t n_hb = haetae_rans_encode(enc_hb, p->base_enc_hb_z1 + 255, &p->rans_hb_z1, sym_hb,
+    size_t n_hb = kpqc_haetae_rans_encode(enc_hb, p->base_enc_hb_z1 + 255, &p->rans_hb_z1, sym_hb,
                                      p->l * HAETAE_N);
-    size_t n_h = haetae_rans_encode(enc_h, p->base_enc_h + 255, &p->rans_h, sym_h, p->k * HAETAE_N);
+    size_t n_h = kpqc_haetae_rans_encode(enc_h, p->base_enc_h + 255, &p->rans_h, sym_h, p->k * HAETAE_N);
     if (n_hb < p->base_enc_hb_z1 || n_h < p->base_enc_h) return -1;
     if (HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h > p->sig_bytes) return -1;
     q[0] = (uint8_t)(n_hb - p->base_enc_hb_z1);
@@ -314,12 +314,12 @@ static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly 
     size_t n_hb = q[0] + (size_t)p->base_enc_hb_z1, n_h = q[1] + (size_t)p->base_enc_h;
     size_t used = HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h;
     if (used > p->sig_bytes) return -1;
-    if (haetae_rans_decode(sym, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb) != 0) return -1;
+    if (kpqc_haetae_rans_decode(sym, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb) != 0) return -1;
     for (unsigned i = 0; i < p->l; i++)
         for (unsigned j = 0; j < HAETAE_N; j++)
             z1[i].c[j] = ((int32_t)sym[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
                          (int8_t)lb[i * HAETAE_N + j];
-    if (haetae_rans_decode(sym, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h) != 0) return -1;
+    if (kpqc_haetae_rans_decode(sym, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h) != 0) return -1;
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < HAETAE_N; j++) {
             unsigned s = sym[i * HAETAE_N + j];
@@ -349,7 +349,7 @@ static inline int32_t fix_round(int32_t v) { return (v + (HAETAE_LN / 2)) >> HAE
 static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_len,
                        const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                        const uint8_t *sk, const kpqc_rng *rng) {
-    const struct haetae_backend *be = haetae_select_backend();
+    const struct haetae_backend *be = kpqc_haetae_select_backend();
     const unsigned k = p->k, l = p->l, m = l - 1, rows = k + l;
     const size_t pklen = haetae_pk_bytes(p);
     const uint64_t b0_ln = p->b0sq * HAETAE_LN * HAETAE_LN, b1_ln = p->b1sq * HAETAE_LN * HAETAE_LN;
@@ -383,7 +383,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
     uint16_t counter = 0;
     for (;;) {
         uint8_t b;
-        counter = haetae_sample_hyperball(p, be, &w->gauss, w->y, &b, w->seed, counter);
+        counter = kpqc_haetae_sample_hyperball(p, be, &w->gauss, w->y, &b, w->seed, counter);
 
         /* commitment: high bits of A round(y) mod 2q, and the parity of
          * round(y1)[0] */
@@ -396,27 +396,27 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
             for (unsigned t = 0; t < HAETAE_N; t++) {
                 int32_t v = w->Ay[i].c[t] + 2 * w->rnd[l + i].c[t];
                 w->Ay[i].c[t] = from_crt(v, i == 0 ? y10.c[t] : 0);
-                w->hb_Ay[i].c[t] = haetae_highbits_hint(p, w->Ay[i].c[t]);
+                w->hb_Ay[i].c[t] = kpqc_haetae_highbits_hint(p, w->Ay[i].c[t]);
             }
-            haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
+            kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
         }
-        haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
+        kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
         kpqc_wipe(&y10, sizeof y10); /* round(y1): the mask, secret */
-        haetae_challenge(p, &w->c, w->hash_in, w->mu);
+        kpqc_haetae_challenge(p, &w->c, w->hash_in, w->mu);
 
         /* z = y + (-1)^b c s, with s = (1, s1, s2) */
         w->chat = w->c;
         be->ntt(&w->chat);
         w->cs[0] = w->c;
         for (unsigned j = 0; j < m + k; j++) {
-            haetae_pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
+            kpqc_haetae_pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
             be->invntt(&w->cs[j + 1]);
         }
         int32_t neg = -(int32_t)(b & 1);
         uint64_t norm1 = 0, norm2 = 0;
         for (unsigned i = 0; i < rows; i++) {
             for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t cs = haetae_center(w->cs[i].c[t]);
+                int32_t cs = kpqc_haetae_center(w->cs[i].c[t]);
                 cs = (cs ^ neg) - neg;
                 int32_t z = w->y[i][t] + HAETAE_LN * cs;
                 int32_t d = 2 * z - w->y[i][t];
@@ -437,8 +437,8 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         const int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
         for (unsigned i = 0; i < k; i++) {
             for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = haetae_freeze2q(w->Ay[i].c[t] - 2 * w->rnd[l + i].c[t]);
-                int32_t h = w->hb_Ay[i].c[t] - haetae_highbits_hint(p, v);
+                int32_t v = kpqc_haetae_freeze2q(w->Ay[i].c[t] - 2 * w->rnd[l + i].c[t]);
+                int32_t h = w->hb_Ay[i].c[t] - kpqc_haetae_highbits_hint(p, v);
                 w->h[i].c[t] = h + ((h >> 31) & top);
             }
         }
@@ -477,7 +477,7 @@ struct verify_ws {
 static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size_t sig_len,
                          const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len,
                          const uint8_t *pk) {
-    const struct haetae_backend *be = haetae_select_backend();
+    const struct haetae_backend *be = kpqc_haetae_select_backend();
     const unsigned k = p->k, l = p->l;
     if (sig_len != p->sig_bytes || ctx_len > 255) return KPQC_ERR_VERIFY;
     struct verify_ws *w = malloc(sizeof *w);
@@ -499,21 +499,21 @@ static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size
     for (unsigned i = 0; i < k; i++) {
         for (unsigned t = 0; t < HAETAE_N; t++) {
             int32_t v = from_crt(w->wq[i].c[t], i == 0 ? w->lsb.c[t] : 0);
-            int32_t w1 = haetae_highbits_hint(p, v) + w->h[i].c[t];
+            int32_t w1 = kpqc_haetae_highbits_hint(p, v) + w->h[i].c[t];
             w1 -= top & ~((w1 - top) >> 31);
             w->w1[i].c[t] = w1;
             int32_t z2 = w1 * (1 << p->alpha_hint_bits) - v + (i == 0 ? w->lsb.c[t] : 0);
-            z2 = haetae_freeze2q(z2);
+            z2 = kpqc_haetae_freeze2q(z2);
             z2 -= HAETAE_DQ & ~((z2 - HAETAE_Q) >> 31); /* [-q, q) */
             z2 >>= 1;
             norm += (uint64_t)((int64_t)z2 * z2);
         }
-        haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->w1[i]);
+        kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->w1[i]);
     }
     if (norm > p->b2sq) goto out;
-    haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &w->lsb);
+    kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &w->lsb);
     message_hash(w->mu, sizeof w->mu, pk, haetae_pk_bytes(p), ctx, ctx_len, msg, msg_len);
-    haetae_challenge(p, &w->cprime, w->hash_in, w->mu);
+    kpqc_haetae_challenge(p, &w->cprime, w->hash_in, w->mu);
     if (memcmp(w->c.c, w->cprime.c, sizeof w->c.c) == 0) ret = KPQC_OK;
 out:
     free(w);
@@ -522,24 +522,24 @@ out:
 
 /* ---------- table entries ---------- */
 
-static const char *impl_name(void) { return haetae_select_backend()->info.name; }
+static const char *impl_name(void) { return kpqc_haetae_select_backend()->info.name; }
 
 #define HAETAE_SET(id)                                                                         \
     static int id##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {                  \
-        return haetae_keypair(&id##_params, pk, sk, rng);                                      \
+        return haetae_keypair(&kpqc_##id##_params, pk, sk, rng);                                      \
     }                                                                                          \
     static int id##_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg, size_t msg_len,     \
                          const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,                 \
                          const kpqc_rng *rng) {                                                 \
-        return haetae_sign(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, sk, rng);    \
+        return haetae_sign(&kpqc_##id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, sk, rng);    \
     }                                                                                          \
     static int id##_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,              \
                            size_t msg_len, const uint8_t *ctx, size_t ctx_len,                  \
                            const uint8_t *pk) {                                                 \
-        return haetae_verify(&id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);       \
+        return haetae_verify(&kpqc_##id##_params, sig, sig_len, msg, msg_len, ctx, ctx_len, pk);       \
     }                                                                                          \
     static int id##_check_keypair(const uint8_t *pk, const uint8_t *sk) {                      \
-        return haetae_check_keypair(&id##_params, pk, sk);                                     \
+        return haetae_check_keypair(&kpqc_##id##_params, pk, sk);                                     \
     }                                                                                          \
     const struct kpqc_sig_ops kpqc_##id##_ops = {id##_keypair, id##_sign, id##_verify,         \
                                                  id##_check_keypair, KPQC_KAT_DETACHED_CTX,    \
@@ -551,7 +551,7 @@ HAETAE_SET(haetae5)
 
 /* Signature unpacking alone, for the decoder fuzz target. */
 int kpqc_haetae_unpack_signature(unsigned set, const uint8_t *in, size_t len) {
-    static const struct haetae_params *const sets[] = {&haetae2_params, &haetae3_params, &haetae5_params};
+    static const struct haetae_params *const sets[] = {&kpqc_haetae2_params, &kpqc_haetae3_params, &kpqc_haetae5_params};
     if (set >= sizeof sets / sizeof sets[0] || len != sets[set]->sig_bytes) return -1;
     struct {
         hpoly c, z1[HAETAE_LMAX], h[HAETAE_KMAX];

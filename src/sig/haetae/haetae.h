@@ -60,7 +60,7 @@ struct haetae_params {
     unsigned offset_hb_z1, offset_h; /* symbol offsets (see haetae_rans.c) */
 };
 
-extern const struct haetae_params haetae2_params, haetae3_params, haetae5_params;
+extern const struct haetae_params kpqc_haetae2_params, kpqc_haetae3_params, kpqc_haetae5_params;
 
 /* pk = seed || k packed polynomials; sk = pk || s1 || s2 || key. */
 static inline size_t haetae_pk_bytes(const struct haetae_params *p) {
@@ -72,56 +72,56 @@ static inline size_t haetae_sk_bytes(const struct haetae_params *p) {
 }
 
 /* ---- arithmetic mod q (haetae_ntt.c) ---- */
-int32_t haetae_montgomery_reduce(int64_t a);
-int32_t haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
-int32_t haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
-int32_t haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
-void haetae_ntt_portable(hpoly *a);
-void haetae_invntt_portable(hpoly *a);
-void haetae_ntt_avx2(hpoly *a);
-void haetae_invntt_avx2(hpoly *a);
-void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
-void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
+int32_t kpqc_haetae_montgomery_reduce(int64_t a);
+int32_t kpqc_haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
+int32_t kpqc_haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
+int32_t kpqc_haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
+void kpqc_haetae_ntt_portable(hpoly *a);
+void kpqc_haetae_invntt_portable(hpoly *a);
+void kpqc_haetae_ntt_avx2(hpoly *a);
+void kpqc_haetae_invntt_avx2(hpoly *a);
+void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
+void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 
 /* ---- polynomial sampling and packing (haetae_poly.c) ---- */
-void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
+void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
                               const uint8_t seed[HAETAE_SEEDBYTES]);
-void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
-void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
+void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]);
-size_t haetae_challenge_input_bytes(const struct haetae_params *p);
-void haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w);
-void haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a);
-void haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a);
-void haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r);
-void haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a);
-void haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]);
-void haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
-void haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
-int32_t haetae_highbits_hint(const struct haetae_params *p, int32_t r);
+size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p);
+void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w);
+void kpqc_haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a);
+void kpqc_haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a);
+void kpqc_haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r);
+void kpqc_haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a);
+void kpqc_haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]);
+void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
+void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
+int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r);
 
 /* ---- fixed point (haetae_fixpoint.c) ---- */
-hfix haetae_fix_square(hfix x);
-hfix haetae_fix_mul(hfix x, hfix y);
-hfix haetae_fix_mul_u64(hfix x, uint64_t y); /* round(x * y / 2^28) */
-hfix haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf);
-int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
+hfix kpqc_haetae_fix_square(hfix x);
+hfix kpqc_haetae_fix_mul(hfix x, hfix y);
+hfix kpqc_haetae_fix_mul_u64(hfix x, uint64_t y); /* round(x * y / 2^28) */
+hfix kpqc_haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf);
+int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 
 /* ---- hyperball sampler (haetae_sampler.c) ---- */
 /* Order-preserving compaction: moves the entries with keep[i] = 1 to the
  * front, in their order, without secret-dependent branches or indices.
  * max_d is a public bound on the number of refused entries before a kept
  * one (n - 1 if nothing better is known). */
-void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
+void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
  * low halves, padded to a multiple of four entries; a sample counts the
  * entries below its 83 random bits. */
 #define HAETAE_CDT_SPLIT 42
 #define HAETAE_CDT_PADDED 168
-extern const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED], haetae_cdt_lo[HAETAE_CDT_PADDED];
-uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
-uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
-uint64_t haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
+extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_PADDED], kpqc_haetae_cdt_lo[HAETAE_CDT_PADDED];
+uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
+uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
+uint64_t kpqc_haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 
 /*
  * The family's kernel table (see common/cpu.h); haetae_backend.c lists
@@ -136,15 +136,15 @@ struct haetae_backend {
     /* one CDT sample from 83 random bits */
     uint64_t (*cdt_sample)(uint64_t lo, uint32_t hi);
 };
-extern const struct haetae_backend haetae_backend_portable;
+extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
-extern const struct haetae_backend haetae_backend_avx2;
+extern const struct haetae_backend kpqc_haetae_backend_avx2;
 #endif
 #ifdef KPQC_ISA_AVX512
-extern const struct haetae_backend haetae_backend_avx512;
+extern const struct haetae_backend kpqc_haetae_backend_avx512;
 #endif
-const struct haetae_backend *haetae_select_backend(void);
-const kpqc_backend_info *const *haetae_backends(size_t *n);
+const struct haetae_backend *kpqc_haetae_select_backend(void);
+const kpqc_backend_info *const *kpqc_haetae_backends(size_t *n);
 
 /* Hyperball candidates are 26-byte pieces; the first squeeze is
  * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a
@@ -171,26 +171,26 @@ struct haetae_gauss_ws {
     uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
     uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
 };
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
                                  struct haetae_gauss_ws *ws,
                                  int32_t y[][HAETAE_N], uint8_t *b,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 
 /* ---- key singular value (haetae_fft.c) ---- */
-int64_t haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
+int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
                                  const hpoly *s, unsigned npolys);
 /* The FFT's roots of unity, times 2^16 (re, im), for every backend. */
-extern const int32_t haetae_fft_roots[HAETAE_N][2];
-void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
-void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
+extern const int32_t kpqc_haetae_fft_roots[HAETAE_N][2];
+void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
+void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or
  * the code would exceed cap bytes. */
-size_t haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
+size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
                           const uint8_t *sym, size_t n);
 /* Decodes exactly n symbols from exactly len bytes; 0 on success. */
-int haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
+int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len);
 
 #endif

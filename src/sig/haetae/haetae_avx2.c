@@ -2,6 +2,6 @@
  * and the CDT sample written with its intrinsics. */
 #include "haetae.h"
 
-const struct haetae_backend haetae_backend_avx2 = {
-    {"avx2", KPQC_FEAT_AVX2}, haetae_ntt_avx2, haetae_invntt_avx2, haetae_fft_sqabs_acc_avx2,
-    haetae_cdt_sample_avx2};
+const struct haetae_backend kpqc_haetae_backend_avx2 = {
+    {"avx2", KPQC_FEAT_AVX2}, kpqc_haetae_ntt_avx2, kpqc_haetae_invntt_avx2, kpqc_haetae_fft_sqabs_acc_avx2,
+    kpqc_haetae_cdt_sample_avx2};

@@ -2,6 +2,6 @@
  * entries per instruction; the AVX2 kernels for the rest. */
 #include "haetae.h"
 
-const struct haetae_backend haetae_backend_avx512 = {
-    {"avx512", KPQC_LEVEL_AVX512}, haetae_ntt_avx2, haetae_invntt_avx2, haetae_fft_sqabs_acc_avx2,
-    haetae_cdt_sample_avx512};
+const struct haetae_backend kpqc_haetae_backend_avx512 = {
+    {"avx512", KPQC_LEVEL_AVX512}, kpqc_haetae_ntt_avx2, kpqc_haetae_invntt_avx2, kpqc_haetae_fft_sqabs_acc_avx2,
+    kpqc_haetae_cdt_sample_avx512};

@@ -2,16 +2,16 @@
  * per instruction, the same borrow arithmetic on signed 64-bit halves. */
 #include "haetae.h"
 
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
-uint64_t haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
+uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
     const __m256i r_lo = _mm256_set1_epi64x((int64_t)(lo & ((UINT64_C(1) << HAETAE_CDT_SPLIT) - 1)));
     const __m256i r_hi =
         _mm256_set1_epi64x((int64_t)((lo >> HAETAE_CDT_SPLIT) | ((uint64_t)hi << (64 - HAETAE_CDT_SPLIT))));
     __m256i acc = _mm256_setzero_si256();
     for (unsigned i = 0; i < HAETAE_CDT_PADDED; i += 4) {
-        __m256i c_lo = _mm256_loadu_si256((const __m256i *)&haetae_cdt_lo[i]);
-        __m256i c_hi = _mm256_loadu_si256((const __m256i *)&haetae_cdt_hi[i]);
+        __m256i c_lo = _mm256_loadu_si256((const __m256i *)&kpqc_haetae_cdt_lo[i]);
+        __m256i c_hi = _mm256_loadu_si256((const __m256i *)&kpqc_haetae_cdt_hi[i]);
         __m256i borrow = _mm256_srli_epi64(_mm256_sub_epi64(c_lo, r_lo), 63);
         __m256i d = _mm256_sub_epi64(_mm256_sub_epi64(c_hi, r_hi), borrow);
         acc = _mm256_add_epi64(acc, _mm256_srli_epi64(d, 63));

@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* round(2^16 * exp(-i*pi*k/256)) for k = 0..255 (real, imaginary). */
-const int32_t haetae_fft_roots[HAETAE_N][2] = {
+const int32_t kpqc_haetae_fft_roots[HAETAE_N][2] = {
     {65536, 0}, {65531, -804}, {65516, -1608}, {65492, -2412},
     {65457, -3216}, {65413, -4019}, {65358, -4821}, {65294, -5623},
     {65220, -6424}, {65137, -7224}, {65043, -8022}, {64940, -8820},
@@ -93,14 +93,14 @@ static inline unsigned bitrev8(unsigned x) {
 static void fft_poly(int32_t re[HAETAE_N], int32_t im[HAETAE_N], const hpoly *a) {
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);
-        re[t] = a->c[i] * haetae_fft_roots[i][0];
-        im[t] = a->c[i] * haetae_fft_roots[i][1];
+        re[t] = a->c[i] * kpqc_haetae_fft_roots[i][0];
+        im[t] = a->c[i] * kpqc_haetae_fft_roots[i][1];
     }
     for (unsigned r = 1; r <= 8; r++) {
         const unsigned half = 1u << (r - 1), sh = 9 - r;
         for (unsigned k = 0; k < half; k++) {
             const unsigned tw = k << sh;
-            const int32_t w0 = haetae_fft_roots[tw][0], w1 = haetae_fft_roots[tw][1];
+            const int32_t w0 = kpqc_haetae_fft_roots[tw][0], w1 = kpqc_haetae_fft_roots[tw][1];
             for (unsigned e = k; e < HAETAE_N; e += 2 * half) {
                 const unsigned o = e + half;
                 int32_t tr, ti;
@@ -134,13 +134,13 @@ static inline void minmax(int64_t *x, int64_t *y) {
  * secret key being checked may be anything). */
 static inline int64_t sqrnd16(int32_t x) { return ((int64_t)x * x + (1 << 15)) >> 16; }
 
-void haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a) {
+void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a) {
     int32_t re[HAETAE_N], im[HAETAE_N];
     fft_poly(re, im, a);
     for (unsigned j = 0; j < HAETAE_N; j++) sum[j] += sqrnd16(re[j]) + sqrnd16(im[j]);
 }
 
-int64_t haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
+int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
                                  const hpoly *s, unsigned npolys) {
     int64_t sum[HAETAE_N] = {0};
     int64_t best[HAETAE_N / 58 + 1];

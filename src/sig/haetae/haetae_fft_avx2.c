@@ -8,7 +8,7 @@
  */
 #include "haetae.h"
 
-#include <immintrin.h>
+#include "common/x86_intrin.h"
 
 /* (w * x + 2^15) >> 16 in the low halves */
 static inline __m256i mulrnd16(__m256i w, __m256i x) {
@@ -21,8 +21,8 @@ static inline unsigned bitrev8(unsigned x) {
     return ((x & 0xAA) >> 1) | ((x & 0x55) << 1);
 }
 
-void haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a) {
-    const int32_t (*roots)[2] = haetae_fft_roots;
+void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a) {
+    const int32_t (*roots)[2] = kpqc_haetae_fft_roots;
     int64_t re[HAETAE_N] __attribute__((aligned(32))), im[HAETAE_N] __attribute__((aligned(32)));
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned t = bitrev8(i);

@@ -31,7 +31,7 @@ static inline hfix cneg(hfix x, uint64_t sign) {
 }
 
 /* floor(x^2 / 2^76), for x.lo < 2^50 and x.hi < 2^46. */
-hfix haetae_fix_square(hfix x) {
+hfix kpqc_haetae_fix_square(hfix x) {
     u128 low = ((u128)x.lo * x.lo) >> 48;
     u128 mid = 2 * (u128)x.lo * x.hi + low;
     return from_u128((mid >> 28) + ((u128)x.hi * x.hi << 20));
@@ -39,13 +39,13 @@ hfix haetae_fix_square(hfix x) {
 
 /* x * y / 2^76: the lowest partial product is rounded at 2^48, the sum at
  * 2^76. */
-hfix haetae_fix_mul(hfix x, hfix y) {
+hfix kpqc_haetae_fix_mul(hfix x, hfix y) {
     u128 r = (((u128)x.lo * y.lo + ((u128)1 << 47)) >> 48) + (u128)x.lo * y.hi + (u128)x.hi * y.lo;
     return from_u128(((r + ((u128)1 << 27)) >> 28) + ((u128)x.hi * y.hi << 20));
 }
 
 /* round(x * y / 2^28) for a 64-bit integer y. */
-hfix haetae_fix_mul_u64(hfix x, uint64_t y) {
+hfix kpqc_haetae_fix_mul_u64(hfix x, uint64_t y) {
     u128 lo = ((u128)x.lo * y + ((u128)1 << 27)) >> 28;
     return from_u128(lo + ((u128)x.hi * y << 20));
 }
@@ -58,7 +58,7 @@ static inline hfix add(hfix x, hfix y) {
 /* x * y where y may be negative: multiply magnitudes, restore the sign. */
 static hfix mul_signed(hfix x, hfix y) {
     uint64_t sign = y.hi >> 63;
-    hfix z = haetae_fix_mul(cneg(y, sign), x);
+    hfix z = kpqc_haetae_fix_mul(cneg(y, sign), x);
     return cneg(z, sign);
 }
 
@@ -67,10 +67,10 @@ static hfix mul_signed(hfix x, hfix y) {
  * steps from a per-parameter-set start (the first step folded into the two
  * constants).
  */
-hfix haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf) {
-    hfix y = add(p->invsqrt_three_halves, cneg(haetae_fix_mul(xhalf, p->invsqrt_cube), 1));
+hfix kpqc_haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf) {
+    hfix y = add(p->invsqrt_three_halves, cneg(kpqc_haetae_fix_mul(xhalf, p->invsqrt_cube), 1));
     for (int i = 0; i < 6; i++) {
-        hfix t = haetae_fix_mul(xhalf, haetae_fix_square(y));
+        hfix t = kpqc_haetae_fix_mul(xhalf, kpqc_haetae_fix_square(y));
         t = cneg(t, 1);
         t.hi += UINT64_C(3) << 27; /* 3/2 */
         t = normalize(t);
@@ -81,9 +81,9 @@ hfix haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf) {
 
 /* (-1)^sign * round(x * y / 2^(76 - 16 + 48 + 15)): a sample of 56
  * fractional bits scaled to the 2^13 fixed point of signatures. */
-int32_t haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign) {
+int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign) {
     hfix xx = {(x & 0xffffffffu) << 16, x >> 32};
-    hfix t = haetae_fix_mul(xx, y);
+    hfix t = kpqc_haetae_fix_mul(xx, y);
     int64_t res = (int64_t)((t.hi + (UINT64_C(1) << 14)) >> 15);
     return (int32_t)((1 - 2 * (int64_t)sign) * res);
 }

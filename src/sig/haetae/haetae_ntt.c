@@ -15,7 +15,7 @@
 #define BARRETT_DQ 33287 /* floor(2^32 / 2q) */
 
 /* r = a * 2^-32 mod q with |r| < q, for |a| < 2^31 q. */
-int32_t haetae_montgomery_reduce(int64_t a) { return ntt_montgomery(a); }
+int32_t kpqc_haetae_montgomery_reduce(int64_t a) { return ntt_montgomery(a); }
 
 /* Barrett step leaves t in (-2m, 2m); two masked corrections follow. */
 static inline int32_t reduce_mod(int32_t a, int32_t m, int64_t rec) {
@@ -26,24 +26,24 @@ static inline int32_t reduce_mod(int32_t a, int32_t m, int64_t rec) {
     return t;
 }
 
-int32_t haetae_freeze(int32_t a) { return reduce_mod(a, HAETAE_Q, BARRETT_Q); }
-int32_t haetae_freeze2q(int32_t a) { return reduce_mod(a, HAETAE_DQ, BARRETT_DQ); }
+int32_t kpqc_haetae_freeze(int32_t a) { return reduce_mod(a, HAETAE_Q, BARRETT_Q); }
+int32_t kpqc_haetae_freeze2q(int32_t a) { return reduce_mod(a, HAETAE_DQ, BARRETT_DQ); }
 
-int32_t haetae_center(int32_t a) {
+int32_t kpqc_haetae_center(int32_t a) {
     a += (a >> 31) & HAETAE_Q;                        /* [0, q) */
     a -= ((int32_t)((HAETAE_Q - 1) / 2 - a) >> 31) & HAETAE_Q; /* (-q/2, q/2] */
     return a;
 }
 
-void haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
-void haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
+void kpqc_haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
+void kpqc_haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
 
-void haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) {
+void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) {
     for (unsigned i = 0; i < HAETAE_N; i++)
-        r->c[i] = haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
+        r->c[i] = kpqc_haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }
 
-void haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) {
+void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) {
     for (unsigned i = 0; i < HAETAE_N; i++)
-        r->c[i] += haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
+        r->c[i] += kpqc_haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
 }

@@ -19,7 +19,7 @@ static const uint16_t freq_h_5[33] = {122, 117, 102, 81, 59, 39, 23, 13, 6, 3, 1
 static const uint16_t freq_hb_5[19] = {1, 1, 1, 1, 2, 13, 48, 118, 204, 245,
                                        204, 118, 48, 14, 2, 1, 1, 1, 1};
 
-const struct haetae_params haetae2_params = {
+const struct haetae_params kpqc_haetae2_params = {
     .k = 2, .l = 4, .tau = 58,
     .sig_bytes = 1474,
     .polyq_bytes = 480, .s2_bytes = 96, .pk_in_ntt = 0, .alpha_hint_bits = 9,
@@ -32,7 +32,7 @@ const struct haetae_params haetae2_params = {
     .offset_hb_z1 = 6, .offset_h = 239,
 };
 
-const struct haetae_params haetae3_params = {
+const struct haetae_params kpqc_haetae3_params = {
     .k = 3, .l = 6, .tau = 80,
     .sig_bytes = 2349,
     .polyq_bytes = 480, .s2_bytes = 96, .pk_in_ntt = 0, .alpha_hint_bits = 9,
@@ -45,7 +45,7 @@ const struct haetae_params haetae3_params = {
     .offset_hb_z1 = 8, .offset_h = 235,
 };
 
-const struct haetae_params haetae5_params = {
+const struct haetae_params kpqc_haetae5_params = {
     .k = 4, .l = 7, .tau = 128,
     .sig_bytes = 2948,
     .polyq_bytes = 512, .s2_bytes = 64, .pk_in_ntt = 1, .alpha_hint_bits = 8,

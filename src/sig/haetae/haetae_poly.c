@@ -32,7 +32,7 @@ static unsigned rej_uniform(hpoly *a, unsigned ctr, const uint8_t *buf, size_t l
 
 /* a[i] from SHAKE128(seed || nonce[i]), four at a time.  The seed is
  * public. */
-void haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
+void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
                               const uint8_t seed[HAETAE_SEEDBYTES]) {
     for (size_t g = 0; g < n; g += 4) {
         kpqc_keccakx4 st;
@@ -79,7 +79,7 @@ struct eta_lane {
 };
 
 /* Order-preserving oblivious compaction of the accepted bytes, as
- * haetae_ct_compact but with each entry in one word; enough rounds for
+ * kpqc_haetae_ct_compact but with each entry in one word; enough rounds for
  * moves up to max_d. */
 static void eta_compact(uint32_t *e, size_t n, size_t max_d) {
     uint32_t dropped = 0;
@@ -138,7 +138,7 @@ static void eta_digits(hpoly *a, const struct eta_lane *l) {
 }
 
 /* a[i] from SHAKE256(seed || nonce0 + i), four at a time. */
-void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0) {
+void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0) {
     struct eta_lane lanes[4];
     for (size_t g = 0; g < n; g += 4) {
         kpqc_keccakx4 st;
@@ -162,7 +162,7 @@ void haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES
     kpqc_wipe(lanes, sizeof lanes);
 }
 
-size_t haetae_challenge_input_bytes(const struct haetae_params *p) {
+size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p) {
     return p->k * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8;
 }
 
@@ -174,11 +174,11 @@ size_t haetae_challenge_input_bytes(const struct haetae_params *p) {
  * at most 128.  The hash output is declassified: it is the challenge of a
  * Fiat-Shamir transcript, published with the signature.
  */
-void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]) {
     kpqc_keccak st;
     kpqc_shake256_init(&st);
-    kpqc_keccak_absorb(&st, hb_lsb, haetae_challenge_input_bytes(p));
+    kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
     kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
     if (p->tau < 128) {
         uint8_t buf[KPQC_SHAKE256_RATE];
@@ -213,7 +213,7 @@ void haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb
 
 /* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
  * with the top value (2q - 2) / alpha_h wrapped to 0. */
-int32_t haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
+int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
     int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
     int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
     hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
@@ -222,7 +222,7 @@ int32_t haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
 
 /* Modes 2, 3: one byte per coefficient, rest of the 288-byte slot zero;
  * mode 5: 9 bits per coefficient, little-endian. */
-void haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w) {
+void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w) {
     memset(buf, 0, HAETAE_HIGHBITS_BYTES);
     if (p->alpha_hint_bits == 9) {
         for (unsigned i = 0; i < HAETAE_N; i++) buf[i] = (uint8_t)w->c[i];
@@ -236,13 +236,13 @@ void haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpo
     }
 }
 
-void haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a) {
+void kpqc_haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a) {
     memset(buf, 0, HAETAE_N / 8);
     for (unsigned i = 0; i < HAETAE_N; i++) buf[i / 8] |= (uint8_t)((a->c[i] & 1) << (i % 8));
 }
 
 /* Public-key polynomials: 15 bits each (modes 2, 3) or 16 bits (mode 5). */
-void haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a) {
+void kpqc_haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a) {
     unsigned bits = p->pk_in_ntt ? 16 : 15;
     memset(r, 0, p->polyq_bytes);
     for (unsigned i = 0; i < HAETAE_N; i++) {
@@ -252,7 +252,7 @@ void haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *a) {
     }
 }
 
-void haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r) {
+void kpqc_haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r) {
     unsigned bits = p->pk_in_ntt ? 16 : 15;
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned bit = bits * i;
@@ -263,19 +263,19 @@ void haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r) 
 }
 
 /* Coefficients in [-1, 1] as 1 - x in two bits. */
-void haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a) {
+void kpqc_haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a) {
     for (unsigned i = 0; i < HAETAE_N / 4; i++) {
         r[i] = 0;
         for (unsigned j = 0; j < 4; j++) r[i] |= (uint8_t)(((1 - a->c[4 * i + j]) & 3) << (2 * j));
     }
 }
 
-void haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]) {
+void kpqc_haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]) {
     for (unsigned i = 0; i < HAETAE_N; i++) a->c[i] = 1 - ((r[i / 4] >> (2 * (i % 4))) & 3);
 }
 
 /* Coefficients in [-2, 2] as 2 - x in three bits. */
-void haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a) {
+void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a) {
     memset(r, 0, HAETAE_N * 3 / 8);
     for (unsigned i = 0; i < HAETAE_N; i++) {
         uint32_t v = (uint32_t)(2 - a->c[i]) & 7;
@@ -285,7 +285,7 @@ void haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a) {
     }
 }
 
-void haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]) {
+void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]) {
     for (unsigned i = 0; i < HAETAE_N; i++) {
         unsigned bit = 3 * i;
         uint32_t w = r[bit / 8];

@@ -21,7 +21,7 @@ static void starts(uint16_t start[64], const struct haetae_rans_table *t) {
     }
 }
 
-size_t haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
+size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
                           const uint8_t *sym, size_t n) {
     uint8_t buf[ENC_MAX];
     uint16_t start[64];
@@ -49,7 +49,7 @@ size_t haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_tab
     return sizeof buf - pos;
 }
 
-int haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
+int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len) {
     uint8_t slot_sym[1u << SCALE_BITS];
     uint16_t start[64];

@@ -28,7 +28,7 @@ typedef uint64_t (*cdt_fn)(uint64_t lo, uint32_t hi);
 /* floor(CDF(k) * 2^83), CDF of the half-Gaussian rho(k) = exp(-k^2/512),
  * k >= 0, split at bit 42 so that both halves compare as signed 64-bit
  * differences (which vectorises); two entries of padding. */
-const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED] = {
+const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_PADDED] = {
     0x018e942a95c, 0x031c613ce08, 0x04a7db5a371, 0x062f7d961e8,
     0x07b1ce6e10f, 0x092d640ad8b, 0x0aa0e83513c, 0x0c0b1bea831,
     0x0d6ada844e1, 0x0ebf1c6149b, 0x1006f90a806, 0x1141a8cb94c,
@@ -73,7 +73,7 @@ const int64_t haetae_cdt_hi[HAETAE_CDT_PADDED] = {
     0x1ffffffffff, 0x1ffffffffff,
     0x1ffffffffff, 0x1ffffffffff, /* padding: never below the input */
 };
-const int64_t haetae_cdt_lo[HAETAE_CDT_PADDED] = {
+const int64_t kpqc_haetae_cdt_lo[HAETAE_CDT_PADDED] = {
     0x2bc88db1e28, 0x0e69064b2ee, 0x04dd1418704, 0x04d9b97b1dd,
     0x0e0a65d0050, 0x0b869003e7d, 0x194f8bf43c6, 0x3acb211b4db,
     0x3f7f524be80, 0x0a6f2ceb77f, 0x2906b7dad17, 0x37a1966b9a7,
@@ -121,13 +121,13 @@ const int64_t haetae_cdt_lo[HAETAE_CDT_PADDED] = {
 /* Number of table entries below the 83-bit uniform value: a sample of the
  * half-Gaussian of width 16.  rnd > e exactly when the low halves borrow
  * into a negative difference of the high halves. */
-uint64_t haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
+uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
     const int64_t r_lo = (int64_t)(lo & ((UINT64_C(1) << HAETAE_CDT_SPLIT) - 1));
     const int64_t r_hi = (int64_t)((lo >> HAETAE_CDT_SPLIT) | ((uint64_t)hi << (64 - HAETAE_CDT_SPLIT)));
     uint64_t x = 0;
     for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
-        uint64_t borrow = (uint64_t)(haetae_cdt_lo[i] - r_lo) >> 63;
-        x += (uint64_t)(haetae_cdt_hi[i] - r_hi - (int64_t)borrow) >> 63;
+        uint64_t borrow = (uint64_t)(kpqc_haetae_cdt_lo[i] - r_lo) >> 63;
+        x += (uint64_t)(kpqc_haetae_cdt_hi[i] - r_hi - (int64_t)borrow) >> 63;
     }
     return x;
 }
@@ -165,7 +165,7 @@ static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BY
     uint64_t rej = load_le(r + 11, 6);
     hfix y = {load_le(r + 17, 6), load_le(r + 23, 3) | (x << 24)};
     uint64_t v = (((y.lo >> 15) + 1) >> 1) + (y.hi << 32);
-    hfix s = haetae_fix_square(y);
+    hfix s = kpqc_haetae_fix_square(y);
     uint64_t e = s.hi - ((x * x) << 20);
     e = ((e << 20) | (s.lo >> 28)) + 1;
     e >>= 1;
@@ -177,7 +177,7 @@ static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BY
     return (uint32_t)(below & (nonzero | (rej & 1)));
 }
 
-void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
+void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
     uint16_t d[HAETAE_CAND_CAP + 64];
     uint16_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
@@ -207,7 +207,7 @@ void haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
 static void gauss_candidate_into(struct haetae_gauss_lane *g, const uint8_t r[CAND_BYTES]) {
     if (g->n == HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front */
-        haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
+        kpqc_haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
         g->n = g->len;
     }
     u128 sq;
@@ -267,7 +267,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
     }
     for (unsigned j = 0; j < 4 && r0 + j < rows; j++) {
         /* len or more of the n were accepted: none moves more than n - len */
-        haetae_ct_compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
+        kpqc_haetae_ct_compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
         memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
         *sqsum += g[j].sum;
     }
@@ -275,7 +275,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
     kpqc_wipe(in, sizeof in);
 }
 
-uint16_t haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
                                  struct haetae_gauss_ws *ws,
                                  int32_t y[][HAETAE_N], uint8_t *b,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
@@ -290,12 +290,12 @@ uint16_t haetae_sample_hyperball(const struct haetae_params *p, const struct hae
         ni = (uint16_t)(ni + rows);
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
-        hfix scale = haetae_fix_mul_u64(haetae_fix_invsqrt(p, xhalf), p->radius_scale);
+        hfix scale = kpqc_haetae_fix_mul_u64(kpqc_haetae_fix_invsqrt(p, xhalf), p->radius_scale);
         uint64_t norm = 0;
         for (unsigned i = 0; i < rows; i++) {
             for (unsigned j = 0; j < HAETAE_N; j++) {
                 unsigned idx = HAETAE_N * i + j;
-                int32_t v = haetae_fix_scale_round(ws->samples[idx], scale, (ws->signs[idx / 8] >> (idx % 8)) & 1);
+                int32_t v = kpqc_haetae_fix_scale_round(ws->samples[idx], scale, (ws->signs[idx / 8] >> (idx % 8)) & 1);
                 y[i][j] = v;
                 norm += (uint64_t)((int64_t)v * v);
             }
