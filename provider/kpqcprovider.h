@@ -151,11 +151,18 @@ int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_
 int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                          const unsigned char **priv, size_t *priv_len);
 /* The same for any OID; `wrapped`: the key bytes sit in an OCTET STRING of
- * their own inside the BIT STRING or OCTET STRING. */
-int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *key, size_t key_len,
-                            unsigned char **out, size_t *out_len);
+ * their own inside the BIT STRING or OCTET STRING.  A PrivateKeyInfo with a
+ * `pub` is OneAsymmetricKey (RFC 5958) version 1 ending with it. */
+typedef struct {
+    const unsigned char *key;
+    size_t key_len;
+    const unsigned char *pub; /* PrivateKeyInfo's public key, or NULL */
+    size_t pub_len;
+} kpqc_der_key;
+int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const kpqc_der_key *k, unsigned char **out,
+                            size_t *out_len);
 int kpqc_der_parse_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *in, size_t len,
-                            const unsigned char **key, size_t *key_len);
+                            kpqc_der_key *k);
 
 /* Bouncy Castle's identifiers and key encodings (prov_bc.c). */
 typedef enum { KPQC_OID_PROFILE_KPQC, KPQC_OID_PROFILE_BOUNCYCASTLE } kpqc_oid_profile;

@@ -4,6 +4,9 @@
  * STRING of its own: SubjectPublicKeyInfo BIT STRING { OCTET STRING pk },
  * PrivateKeyInfo OCTET STRING { OCTET STRING sk }, where sk is the
  * reference implementation's secret key (ours without our copy of pk).
+ * SMAUG-T's sk ends with pk; NTRU+'s holds only a hash of it, so under the
+ * profile an NTRU+ private key is written as OneAsymmetricKey version 1
+ * with its publicKey (which Bouncy Castle reads as well).
  *
  * Its KEMs compute what the reference code computes, so their keys are
  * read here and, with `oid-profile = bouncycastle` in the provider's
@@ -66,9 +69,9 @@ const char *kpqc_bc_oid(const char *name) {
     return id != NULL ? id->oid : NULL;
 }
 
-/* A secret key without its public key (NTRU+: Bouncy Castle's file carries
- * only F(pk)): it decapsulates and re-encodes in Bouncy Castle's form; the
- * pair cannot be checked at load. */
+/* A secret key without its public key (an NTRU+ key as Bouncy Castle writes
+ * it, carrying only F(pk)): it decapsulates and re-encodes in Bouncy
+ * Castle's form; the pair cannot be checked at load. */
 static int set_secret_only(kpqc_key *key, const unsigned char *sk) {
     unsigned char *copy = OPENSSL_secure_malloc(key->alg->pq_sk_len);
     if (copy == NULL) return 0;
@@ -78,26 +81,33 @@ static int set_secret_only(kpqc_key *key, const unsigned char *sk) {
     return 1;
 }
 
-/* Our private encoding sk || pk, the pk read from the end of sk. */
-static int decode_secret_with_pk(kpqc_key *key, const unsigned char *sk) {
+/* Our private encoding sk || pk, checked as ours are (the pair check). */
+static int decode_pair(kpqc_key *key, const unsigned char *sk, const unsigned char *pk) {
     const kpqc_prov_alg *alg = key->alg;
     size_t len = alg->pq_sk_len + alg->pq_pk_len;
     unsigned char *both = OPENSSL_secure_malloc(len);
     if (both == NULL) return 0;
     memcpy(both, sk, alg->pq_sk_len);
-    memcpy(both + alg->pq_sk_len, sk + alg->pq_sk_len - alg->pq_pk_len, alg->pq_pk_len);
-    int ok = kpqc_key_decode_priv(key, both, len); /* checks the pair */
+    memcpy(both + alg->pq_sk_len, pk, alg->pq_pk_len);
+    int ok = kpqc_key_decode_priv(key, both, len);
     OPENSSL_secure_clear_free(both, len);
     return ok;
+}
+
+/* A private key's public half: the PrivateKeyInfo's own (OneAsymmetricKey
+ * version 1, as written under the profile for NTRU+), else the copy at the
+ * end of a SMAUG-T secret key, else none. */
+static const unsigned char *public_half(const bc_id *id, const kpqc_prov_alg *alg, const kpqc_der_key *k) {
+    if (k->pub != NULL) return k->pub;
+    return id->sk_ends_with_pk ? k->key + alg->pq_sk_len - alg->pq_pk_len : NULL;
 }
 
 int kpqc_bc_decode(kpqc_prov_ctx *provctx, const char *propq, int pkcs8, const unsigned char *der, size_t len,
                    kpqc_key **out) {
     for (size_t i = 0; i < BC_IDS; i++) {
         const bc_id *id = &bc_ids[i];
-        const unsigned char *body = NULL;
-        size_t body_len = 0;
-        if (!kpqc_der_parse_key_info(id->oid, pkcs8, 1, der, len, &body, &body_len)) continue;
+        kpqc_der_key k;
+        if (!kpqc_der_parse_key_info(id->oid, pkcs8, 1, der, len, &k)) continue;
         const kpqc_prov_alg *alg = kpqc_prov_table_find(&provctx->table, id->name);
         if (alg == NULL) {
             kpqc_prov_raise(provctx, KPQC_R_BAD_ENCODING, "Bouncy Castle %s key (%s): family not built in", id->name,
@@ -110,16 +120,17 @@ int kpqc_bc_decode(kpqc_prov_ctx *provctx, const char *propq, int pkcs8, const u
             return -1;
         }
         size_t want = pkcs8 ? alg->pq_sk_len : alg->pq_pk_len;
-        if (body_len != want) {
+        if (k.key_len != want || (k.pub != NULL && k.pub_len != alg->pq_pk_len)) {
             kpqc_prov_raise(provctx, KPQC_R_WRONG_LENGTH, "Bouncy Castle %s %s key must be %zu bytes, got %zu",
-                            id->name, pkcs8 ? "private" : "public", want, body_len);
+                            id->name, pkcs8 ? "private" : "public", want, k.pub != NULL ? k.pub_len : k.key_len);
             return -1;
         }
+        const unsigned char *pk = pkcs8 ? public_half(id, alg, &k) : NULL;
         kpqc_key *key = kpqc_key_new(provctx, alg);
         int ok = key != NULL && kpqc_key_set_propq(key, propq) &&
-                 (!pkcs8                ? kpqc_key_decode_pub(key, body, body_len)
-                  : id->sk_ends_with_pk ? decode_secret_with_pk(key, body)
-                                        : set_secret_only(key, body));
+                 (!pkcs8      ? kpqc_key_decode_pub(key, k.key, k.key_len)
+                  : pk != NULL ? decode_pair(key, k.key, pk)
+                               : set_secret_only(key, k.key));
         if (!ok) {
             kpqc_key_free(key);
             return -1;
@@ -139,8 +150,11 @@ int kpqc_bc_encode(kpqc_prov_ctx *provctx, const kpqc_key *key, int pkcs8, unsig
                         pkcs8 ? "private" : "public");
         return -1;
     }
-    if (!kpqc_der_write_key_info(id->oid, pkcs8, 1, raw, pkcs8 ? key->alg->pq_sk_len : key->alg->pq_pk_len, der,
-                                 der_len)) {
+    /* A private key without its public key inside (NTRU+) carries it as
+     * OneAsymmetricKey's publicKey, which Bouncy Castle reads too. */
+    kpqc_der_key k = {raw, pkcs8 ? key->alg->pq_sk_len : key->alg->pq_pk_len,
+                      pkcs8 && !id->sk_ends_with_pk ? key->pk : NULL, key->alg->pq_pk_len};
+    if (!kpqc_der_write_key_info(id->oid, pkcs8, 1, &k, der, der_len)) {
         kpqc_prov_raise(provctx, KPQC_R_OPERATION_FAILED, "%s: encoding failed", key->alg->name);
         return -1;
     }

@@ -18,7 +18,14 @@
 
 #include "kpqcprovider.h"
 
-enum { TAG_INTEGER = 0x02, TAG_BIT_STRING = 0x03, TAG_OCTET_STRING = 0x04, TAG_OID = 0x06, TAG_SEQUENCE = 0x30 };
+enum {
+    TAG_INTEGER = 0x02,
+    TAG_BIT_STRING = 0x03,
+    TAG_OCTET_STRING = 0x04,
+    TAG_OID = 0x06,
+    TAG_SEQUENCE = 0x30,
+    TAG_PUBLIC_KEY = 0x81, /* OneAsymmetricKey's [1] IMPLICIT BIT STRING */
+};
 
 int kpqc_der_oid(const char *dotted, unsigned char *out, size_t *len) {
     unsigned long arcs[32];
@@ -66,28 +73,34 @@ static unsigned char *put_header(unsigned char *p, unsigned tag, size_t len) {
     return p;
 }
 
-/* SEQUENCE { [INTEGER 0,] SEQUENCE { OID }, <tag> [00] [OCTET STRING] key } */
-int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *key, size_t key_len,
-                            unsigned char **out, size_t *out_len) {
+/* SEQUENCE { [INTEGER v,] SEQUENCE { OID }, <tag> [00] [OCTET STRING] key [, [1] 00 pub] } */
+int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, const kpqc_der_key *k, unsigned char **out,
+                            size_t *out_len) {
     unsigned char oid[64];
     size_t oid_len = sizeof oid;
     if (dotted_oid == NULL || !kpqc_der_oid(dotted_oid, oid, &oid_len)) return 0;
+    int with_pub = pkcs8 && k->pub != NULL; /* OneAsymmetricKey (RFC 5958) version 1 */
     size_t algid = tlv_size(oid_len);
-    size_t value = wrapped ? tlv_size(key_len) : key_len;
+    size_t value = wrapped ? tlv_size(k->key_len) : k->key_len;
     size_t body = pkcs8 ? value : value + 1; /* BIT STRING: unused-bits byte */
-    size_t inner = (pkcs8 ? 3 : 0) + tlv_size(algid) + tlv_size(body);
+    size_t inner = (pkcs8 ? 3 : 0) + tlv_size(algid) + tlv_size(body) + (with_pub ? tlv_size(k->pub_len + 1) : 0);
     size_t total = tlv_size(inner);
     unsigned char *buf = OPENSSL_secure_malloc(total), *p = buf;
     if (buf == NULL) return 0;
     p = put_header(p, TAG_SEQUENCE, inner);
-    if (pkcs8) *p++ = TAG_INTEGER, *p++ = 1, *p++ = 0;
+    if (pkcs8) *p++ = TAG_INTEGER, *p++ = 1, *p++ = (unsigned char)with_pub;
     p = put_header(p, TAG_SEQUENCE, algid);
     p = put_header(p, TAG_OID, oid_len);
     memcpy(p, oid, oid_len), p += oid_len;
     p = put_header(p, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, body);
     if (!pkcs8) *p++ = 0;
-    if (wrapped) p = put_header(p, TAG_OCTET_STRING, key_len);
-    memcpy(p, key, key_len);
+    if (wrapped) p = put_header(p, TAG_OCTET_STRING, k->key_len);
+    memcpy(p, k->key, k->key_len), p += k->key_len;
+    if (with_pub) {
+        p = put_header(p, TAG_PUBLIC_KEY, k->pub_len + 1);
+        *p++ = 0;
+        memcpy(p, k->pub, k->pub_len);
+    }
     *out = buf;
     *out_len = total;
     return 1;
@@ -95,12 +108,14 @@ int kpqc_der_write_key_info(const char *dotted_oid, int pkcs8, int wrapped, cons
 
 int kpqc_der_spki(const kpqc_prov_alg *alg, const unsigned char *pub, size_t pub_len, unsigned char **out,
                   size_t *out_len) {
-    return kpqc_der_write_key_info(alg->oid, 0, 0, pub, pub_len, out, out_len);
+    kpqc_der_key k = {pub, pub_len, NULL, 0};
+    return kpqc_der_write_key_info(alg->oid, 0, 0, &k, out, out_len);
 }
 
 int kpqc_der_pkcs8(const kpqc_prov_alg *alg, const unsigned char *priv, size_t priv_len, unsigned char **out,
                    size_t *out_len) {
-    return kpqc_der_write_key_info(alg->oid, 1, 0, priv, priv_len, out, out_len);
+    kpqc_der_key k = {priv, priv_len, NULL, 0};
+    return kpqc_der_write_key_info(alg->oid, 1, 0, &k, out, out_len);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -147,30 +162,41 @@ static int unwrap(cursor *c, int wrapped) {
 }
 
 int kpqc_der_parse_key_info(const char *dotted_oid, int pkcs8, int wrapped, const unsigned char *in, size_t len,
-                            const unsigned char **key, size_t *key_len) {
-    cursor all = {in, in + len}, seq, version, value;
+                            kpqc_der_key *k) {
+    cursor all = {in, in + len}, seq, version, value, pub = {NULL, NULL};
     if (!get_tlv(&all, TAG_SEQUENCE, &seq) || all.p != all.end) return 0;
-    if (pkcs8 && (!get_tlv(&seq, TAG_INTEGER, &version) || version.end - version.p != 1 || version.p[0] != 0))
+    if (pkcs8 && (!get_tlv(&seq, TAG_INTEGER, &version) || version.end - version.p != 1 || version.p[0] > 1))
         return 0;
-    if (!get_algid(&seq, dotted_oid) || !get_tlv(&seq, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, &value) ||
-        seq.p != seq.end)
+    if (!get_algid(&seq, dotted_oid) || !get_tlv(&seq, pkcs8 ? TAG_OCTET_STRING : TAG_BIT_STRING, &value)) return 0;
+    /* Version 1 may end with its public key; attributes are not expected. */
+    if (pkcs8 && version.p[0] == 1 && seq.p != seq.end &&
+        (!get_tlv(&seq, TAG_PUBLIC_KEY, &pub) || pub.p == pub.end || pub.p[0] != 0))
         return 0;
+    if (seq.p != seq.end) return 0;
     if (!pkcs8) {
         if (value.p == value.end || value.p[0] != 0) return 0; /* whole bytes only */
         value.p++;
     }
     if (!unwrap(&value, wrapped)) return 0;
-    *key = value.p;
-    *key_len = (size_t)(value.end - value.p);
+    k->key = value.p;
+    k->key_len = (size_t)(value.end - value.p);
+    k->pub = pub.p != NULL ? pub.p + 1 : NULL;
+    k->pub_len = pub.p != NULL ? (size_t)(pub.end - pub.p) - 1 : 0;
     return 1;
 }
 
 int kpqc_der_parse_spki(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                         const unsigned char **pub, size_t *pub_len) {
-    return kpqc_der_parse_key_info(alg->oid, 0, 0, in, len, pub, pub_len);
+    kpqc_der_key k;
+    if (!kpqc_der_parse_key_info(alg->oid, 0, 0, in, len, &k)) return 0;
+    *pub = k.key, *pub_len = k.key_len;
+    return 1;
 }
 
 int kpqc_der_parse_pkcs8(const kpqc_prov_alg *alg, const unsigned char *in, size_t len,
                          const unsigned char **priv, size_t *priv_len) {
-    return kpqc_der_parse_key_info(alg->oid, 1, 0, in, len, priv, priv_len);
+    kpqc_der_key k;
+    if (!kpqc_der_parse_key_info(alg->oid, 1, 0, in, len, &k) || k.pub != NULL) return 0; /* ours carry pk inside */
+    *priv = k.key, *priv_len = k.key_len;
+    return 1;
 }

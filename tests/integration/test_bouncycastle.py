@@ -118,6 +118,11 @@ def test_profile_bouncycastle_writes_what_bc_reads(lab, table, bc, bc_profile, t
                  conf=bc_profile)
         assert _oid(lab, pub) == _oid(lab, priv) == bc("oid", k["id"])
         _agree_both_ways(lab, bc, tmp_path, pub, priv, conf=bc_profile)
+        # The private key file keeps its public half (NTRU+: as OneAsymmetricKey's publicKey).
+        again = tmp_path / f"{k['id']}.again.der"
+        _openssl(lab, "pkey", "-inform", "DER", "-in", str(priv), "-pubout", "-outform", "DER", "-out", str(again),
+                 conf=bc_profile)
+        assert again.read_bytes() == pub.read_bytes()
     # Signature keys keep our identifiers under the profile.
     sig = next(s for s in table["SIG"] if s["id"] in lab.run("list", "-signature-algorithms").stdout)
     key = tmp_path / "sig.der"
@@ -125,7 +130,7 @@ def test_profile_bouncycastle_writes_what_bc_reads(lab, table, bc, bc_profile, t
     assert _oid(lab, key) == sig["id"]
 
 
-def test_tampered_and_wrong_length_bc_keys_are_refused(lab, table, bc, tmp_path):
+def test_tampered_and_wrong_length_bc_keys_are_refused(lab, table, bc, bc_profile, tmp_path):
     smaugt = next((k for k in _kems(lab, table) if k["family"] == "SMAUGT"), None)
     if smaugt is None:
         pytest.skip("SMAUG-T not built")
@@ -137,6 +142,15 @@ def test_tampered_and_wrong_length_bc_keys_are_refused(lab, table, bc, tmp_path)
     bad.write_bytes(bytes(der))
     r = lab.run("pkey", "-inform", "DER", "-in", str(bad), "-noout", check=False)
     assert r.returncode != 0
+    ntru = next((k for k in _kems(lab, table) if k["family"] == "NTRUPLUS"), None)
+    if ntru is not None:  # a public key that is not the secret key's, as OneAsymmetricKey's publicKey
+        key, other = tmp_path / "ntru.der", tmp_path / "other.der"
+        for path in (key, other):
+            _openssl(lab, "genpkey", "-algorithm", ntru["id"], "-outform", "DER", "-out", str(path), conf=bc_profile)
+        spliced = key.read_bytes()[:-ntru["pk"]] + other.read_bytes()[-ntru["pk"]:]
+        bad.write_bytes(spliced)
+        assert lab.run("pkey", "-inform", "DER", "-in", str(key), "-noout").returncode == 0
+        assert lab.run("pkey", "-inform", "DER", "-in", str(bad), "-noout", check=False).returncode != 0
     der = pub.read_bytes()  # SEQUENCE(4 bytes) { AlgorithmIdentifier, BIT STRING { OCTET STRING pk } }
     algid, key = der[4:6 + der[5]], der[-smaugt["pk"]:]
     bad.write_bytes(_tlv(0x30, algid + _tlv(0x03, b"\0" + _tlv(0x04, key[:-1]))))  # one byte short

@@ -8,6 +8,8 @@
 //   java KpqcBc oid ALG                           the OID of BC's key files for ALG
 //   java KpqcBc katverify ALG FILE.rsp            how many signatures of a NIST-format
 //                                                 KAT file BC's verifier accepts
+//   java KpqcBc selfkat ALG FILE.rsp N            N records signed by BC itself in that
+//                                                 format (katverify's control)
 //
 // ALG is our name (smaugt1, smaugt3, smaugt5, timer, ntruplus768,
 // ntruplus864, ntruplus1152, haetae2/3/5, aimer128f ...).
@@ -200,8 +202,26 @@ public final class KpqcBc {
             System.out.println(args[1] + " " + args[2] + ": " + counts[0] + " of " + counts[1] + " verify");
             break;
         }
+        case "selfkat": {
+            StringBuilder rsp = new StringBuilder();
+            for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+                AsymmetricCipherKeyPair kp = generator(args[1]).generateKeyPair();
+                MessageSigner signer = HAETAE.containsKey(args[1]) ? new HAETAESigner() : new AIMerSigner();
+                signer.init(true, kp.getPrivate());
+                byte[] msg = new byte[33 * (i + 1)];
+                RANDOM.nextBytes(msg);
+                byte[] pk = SubjectPublicKeyInfoFactory.createSubjectPublicKeyInfo(kp.getPublic()).getPublicKeyData()
+                                .getOctets();
+                rsp.append("count = ").append(i).append("\npk = ").append(Hex.toHexString(
+                    org.bouncycastle.asn1.ASN1OctetString.getInstance(pk).getOctets())).append("\nmsg = ")
+                    .append(Hex.toHexString(msg)).append("\nsig = ").append(Hex.toHexString(signer.generateSignature(msg)))
+                    .append("\n\n");
+            }
+            write(args[2], rsp.toString().getBytes());
+            break;
+        }
         default:
-            System.err.println("usage: KpqcBc keygen|encaps|decaps|oid|katverify ...");
+            System.err.println("usage: KpqcBc keygen|encaps|decaps|oid|katverify|selfkat ...");
             System.exit(2);
         }
     }
