@@ -22,7 +22,7 @@ def table(lab):
     rows = []
     for p in csv.DictReader(open(ROOT / "bench" / "published" / "kpqclean_cycles.csv")):
         published = [int(p["keygen"]), int(p["encaps_or_sign"]), int(p["decaps_or_verify"])]
-        for impl in ("portable", "avx2"):
+        for impl in ("portable", "avx2", "avx512"):
             ops = ours.get((p["ours"], impl))
             if not ops:
                 continue

@@ -90,6 +90,14 @@ static void check_field(const struct kpqc_aimer_backend *be) {
                               nw, it, j);
                 }
             }
+            if (be->gf_mul8 != NULL) {
+                uint64_t prod[8][4], want_prod[8][4];
+                for (unsigned j = 0; j < 8; j++) ref_mul(want_prod[j], v8[j], x8[j], nw);
+                be->gf_mul8(prod, (const uint64_t (*)[4])v8, (const uint64_t (*)[4])x8, nw);
+                for (unsigned j = 0; j < 8; j++)
+                    CHECK_MSG(memcmp(want_prod[j], prod[j], 8 * nw) == 0, "%s eight products nw=%u it=%d pair %u",
+                              name, nw, it, j);
+            }
             if (be->gf_sqr_n8 != NULL) {
                 for (unsigned j = 0; j < 8; j++) kpqc_aimer_backend_portable.gf_sqr_n(sq[j], x8[j], nw, (unsigned)it);
                 be->gf_sqr_n8(x8, nw, (unsigned)it);

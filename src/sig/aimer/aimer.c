@@ -116,6 +116,16 @@ static void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned e) {
     for (unsigned j = 0; j < PARTY_BATCH; j++) f->be->gf_sqr_n(x[j], x[j], f->nw, e);
 }
 
+/* c_j = a_j * b_j for the PARTY_BATCH pairs of a batch. */
+static void gf_mul_batch(const struct fctx *f, gf c[PARTY_BATCH], const gf a[PARTY_BATCH],
+                         const gf b[PARTY_BATCH]) {
+    if (f->be->gf_mul8 != NULL) {
+        f->be->gf_mul8(c, a, b, f->nw);
+        return;
+    }
+    for (unsigned j = 0; j < PARTY_BATCH; j++) gf_mul(f, c[j], a[j], b[j]);
+}
+
 /* ---------- hashing ---------- */
 
 static void h_init(kpqc_keccak *k, const struct aimer_params *p) {
@@ -360,6 +370,46 @@ static void party_mpc(const struct fctx *f, const struct aimer_params *p,
     kpqc_wipe(out, sizeof out);
 }
 
+/* The multiplication check's shares of a batch of parties for challenges
+ * eps: alpha_l = x_l eps_l + a_l, and v = c + sum_l z_l eps_l (the b_l
+ * alpha_l terms follow once alpha is known). */
+static void check_shares(const struct fctx *f, unsigned L, const struct mult_chk m[PARTY_BATCH],
+                         const gf eps[LMAX + 1], gf alpha_sh[PARTY_BATCH][LMAX + 1], gf v[PARTY_BATCH]) {
+    gf in[PARTY_BATCH], e[PARTY_BATCH], prod[PARTY_BATCH];
+    for (unsigned j = 0; j < PARTY_BATCH; j++) memcpy(v[j], m[j].c, sizeof(gf));
+    for (unsigned i = 0; i <= L; i++) {
+        for (unsigned j = 0; j < PARTY_BATCH; j++) {
+            memcpy(e[j], eps[i], sizeof(gf));
+            memcpy(in[j], m[j].x[i], sizeof(gf));
+        }
+        gf_mul_batch(f, prod, (const gf *)in, (const gf *)e);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) {
+            gf_add(alpha_sh[j][i], prod[j], m[j].a[i]);
+            memcpy(in[j], m[j].z[i], sizeof(gf));
+        }
+        gf_mul_batch(f, prod, (const gf *)in, (const gf *)e);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) gf_add(v[j], v[j], prod[j]);
+    }
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(prod, sizeof prod);
+}
+
+/* v_j += sum_l b_l alpha_l for a batch of parties (b_l from bs[j]). */
+static void add_b_alpha(const struct fctx *f, unsigned L, const gf (*const bs[PARTY_BATCH]),
+                        const gf alpha[LMAX + 1], gf v[PARTY_BATCH]) {
+    gf in[PARTY_BATCH], e[PARTY_BATCH], prod[PARTY_BATCH];
+    for (unsigned i = 0; i <= L; i++) {
+        for (unsigned j = 0; j < PARTY_BATCH; j++) {
+            memcpy(e[j], alpha[i], sizeof(gf));
+            memcpy(in[j], bs[j][i], sizeof(gf));
+        }
+        gf_mul_batch(f, prod, (const gf *)in, (const gf *)e);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) gf_add(v[j], v[j], prod[j]);
+    }
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(prod, sizeof prod);
+}
+
 /* ---------- key generation ---------- */
 
 /* ct = AIM3_iv(pt), in bytes; returns an all-ones mask when pt is refused
@@ -562,25 +612,20 @@ static int aimer_sign(const struct aimer_params *p, uint8_t *sig, size_t *sig_le
             gf_load(eps[i], buf + i * nb, nw);
             gf_zero(alpha[i]);
         }
-        for (unsigned q = 0; q < N; q++) {
-            const struct mult_chk *m = &mc[(size_t)r * N + q];
-            gf *as = alpha_sh[(size_t)r * N + q];
-            memcpy(v_sh[q], m->c, sizeof(gf));
-            for (unsigned i = 0; i <= L; i++) {
-                gf_mul(&f, as[i], m->x[i], eps[i]);
-                gf_add(as[i], as[i], m->a[i]);
-                gf_add(alpha[i], alpha[i], as[i]);
-                gf_mul_acc(&f, v_sh[q], m->z[i], eps[i]);
-            }
+        for (unsigned q = 0; q < N; q += PARTY_BATCH) {
+            check_shares(&f, L, &mc[(size_t)r * N + q], (const gf *)eps, &alpha_sh[(size_t)r * N + q], &v_sh[q]);
+            for (unsigned j = 0; j < PARTY_BATCH; j++)
+                for (unsigned i = 0; i <= L; i++) gf_add(alpha[i], alpha[i], alpha_sh[(size_t)r * N + q + j][i]);
         }
         KPQC_CT_DECLASSIFY(alpha, sizeof alpha);
+        for (unsigned q = 0; q < N; q += PARTY_BATCH) {
+            const gf(*bs[PARTY_BATCH]);
+            for (unsigned j = 0; j < PARTY_BATCH; j++) bs[j] = (const gf *)mc[(size_t)r * N + q + j].b;
+            add_b_alpha(&f, L, bs, (const gf *)alpha, &v_sh[q]);
+        }
         for (unsigned q = 0; q < N; q++) {
-            const struct mult_chk *m = &mc[(size_t)r * N + q];
             uint8_t ob[(LMAX + 1) * NBMAX];
-            for (unsigned i = 0; i <= L; i++) {
-                gf_mul_acc(&f, v_sh[q], m->b[i], alpha[i]);
-                gf_store(ob + i * nb, alpha_sh[(size_t)r * N + q][i], nw);
-            }
+            for (unsigned i = 0; i <= L; i++) gf_store(ob + i * nb, alpha_sh[(size_t)r * N + q][i], nw);
             KPQC_CT_DECLASSIFY(ob, sizeof ob);
             kpqc_keccak_absorb(&h2k, ob, (L + 1) * nb);
         }
@@ -707,6 +752,7 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
             }
             struct mult_chk m[PARTY_BATCH];
             party_mpc(&f, p, lin, m, tp, ctg, N - 1 - q);
+            check_shares(&f, L, m, (const gf *)eps, &ash[q], &vsh[q]);
             for (unsigned j = 0; j < PARTY_BATCH; j++) {
                 unsigned party = q + j;
                 if (party == hid) {
@@ -718,23 +764,22 @@ static int aimer_verify(const struct aimer_params *p, const uint8_t *sig, size_t
                     continue;
                 }
                 kpqc_keccak_absorb(&h1k, cm[j], 2 * nb);
-                memcpy(vsh[party], m[j].c, sizeof(gf));
                 for (unsigned i = 0; i <= L; i++) {
-                    gf_mul(&f, ash[party][i], m[j].x[i], eps[i]);
-                    gf_add(ash[party][i], ash[party][i], m[j].a[i]);
                     gf_add(alpha[i], alpha[i], ash[party][i]);
                     memcpy(bsh[party][i], m[j].b[i], sizeof(gf));
-                    gf_mul_acc(&f, vsh[party], m[j].z[i], eps[i]);
                 }
             }
         }
         /* The hidden party's v share makes the sum of all shares zero. */
-        gf_zero(vsh[hid]);
-        for (unsigned q = 0; q < N; q++) {
-            if (q == hid) continue;
-            for (unsigned i = 0; i <= L; i++) gf_mul_acc(&f, vsh[q], bsh[q][i], alpha[i]);
-            gf_add(vsh[hid], vsh[hid], vsh[q]);
+        memset(bsh[hid], 0, sizeof bsh[hid]);
+        for (unsigned q = 0; q < N; q += PARTY_BATCH) {
+            const gf(*bs[PARTY_BATCH]);
+            for (unsigned j = 0; j < PARTY_BATCH; j++) bs[j] = (const gf *)bsh[q + j];
+            add_b_alpha(&f, L, bs, (const gf *)alpha, &vsh[q]);
         }
+        gf_zero(vsh[hid]);
+        for (unsigned q = 0; q < N; q++)
+            if (q != hid) gf_add(vsh[hid], vsh[hid], vsh[q]);
         for (unsigned q = 0; q < N; q++) {
             uint8_t ob[(LMAX + 1) * NBMAX];
             for (unsigned i = 0; i <= L; i++) gf_store(ob + i * nb, ash[q][i], nw);

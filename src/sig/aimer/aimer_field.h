@@ -29,9 +29,11 @@ struct kpqc_aimer_backend {
      * j of v is set), without branches or indices that depend on v */
     void (*mat_vec)(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
     /* Optional (NULL: eight calls of the above): the same for eight
-     * vectors at once, and e squarings of eight elements in place. */
+     * vectors at once, e squarings of eight elements in place, and eight
+     * products c_j = a_j b_j. */
     void (*mat_vec8)(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
     void (*gf_sqr_n8)(uint64_t (*x)[4], unsigned nw, unsigned e);
+    void (*gf_mul8)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
 };
 
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_portable;
@@ -48,6 +50,7 @@ void kpqc_aimer_gf_sqr_n_avx512(uint64_t *c, const uint64_t *a, unsigned nw, uns
 void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
+void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
 #endif
 const struct kpqc_aimer_backend *kpqc_aimer_select_backend(void);
 const kpqc_backend_info *const *kpqc_aimer_backends(size_t *n);

@@ -156,11 +156,90 @@ static inline __m512i sqr128x4(__m512i x) {
     return _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(hi, k, 0x00));
 }
 
+/*
+ * Eight elements word-sliced: register i holds word i of the eight.
+ * VPCLMULQDQ multiplies the words of the even elements (selector 0x00)
+ * and of the odd ones (0x11); unpacking the two gives the low and high
+ * words of the eight products, and the fold of kpqc_aimer_reduce_w runs on
+ * whole registers.
+ */
+static inline void load_sliced(__m512i *w, const uint64_t (*x)[4], unsigned nw) {
+    const __m512i idx = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0); /* word 0 of x[0..7] */
+    for (unsigned i = 0; i < nw; i++)
+        w[i] = _mm512_i64gather_epi64(_mm512_add_epi64(idx, _mm512_set1_epi64(i)), (const void *)x, 8);
+}
+
+static inline void store_sliced(uint64_t (*x)[4], const __m512i *w, unsigned nw) {
+    uint64_t out[4][8];
+    for (unsigned i = 0; i < nw; i++) _mm512_storeu_si512((void *)out[i], w[i]);
+    for (unsigned p = 0; p < 8; p++)
+        for (unsigned i = 0; i < 4; i++) x[p][i] = i < nw ? out[i][p] : 0;
+}
+
+/* t[k], t[k+1] ^= the eight products a * b of single words. */
+static inline void mul_words_acc(__m512i *t, unsigned k, __m512i a, __m512i b) {
+    __m512i even = _mm512_clmulepi64_epi128(a, b, 0x00), odd = _mm512_clmulepi64_epi128(a, b, 0x11);
+    t[k] = _mm512_xor_si512(t[k], _mm512_unpacklo_epi64(even, odd));
+    t[k + 1] = _mm512_xor_si512(t[k + 1], _mm512_unpackhi_epi64(even, odd));
+}
+
+static inline __attribute__((always_inline)) void reduce_sliced(__m512i *w, __m512i *t, const unsigned nw,
+                                                                const unsigned k1, const unsigned k2,
+                                                                const unsigned k3) {
+    for (unsigned i = 2 * nw - 1; i >= nw; i--) {
+        __m512i v = t[i];
+        __m512i lo = _mm512_ternarylogic_epi64(v, _mm512_slli_epi64(v, k1), _mm512_slli_epi64(v, k2), 0x96);
+        t[i - nw] = _mm512_ternarylogic_epi64(t[i - nw], lo, _mm512_slli_epi64(v, k3), 0x96);
+        __m512i hi = _mm512_ternarylogic_epi64(_mm512_srli_epi64(v, 64 - k1), _mm512_srli_epi64(v, 64 - k2),
+                                               _mm512_srli_epi64(v, 64 - k3), 0x96);
+        t[i - nw + 1] = _mm512_xor_si512(t[i - nw + 1], hi);
+    }
+    for (unsigned i = 0; i < nw; i++) w[i] = t[i];
+}
+
+static inline __attribute__((always_inline)) void sqr_n8_sliced(uint64_t (*x)[4], const unsigned nw, unsigned e,
+                                                                const unsigned k1, const unsigned k2,
+                                                                const unsigned k3) {
+    __m512i w[4], t[8];
+    load_sliced(w, (const uint64_t(*)[4])x, nw);
+    for (unsigned r = 0; r < e; r++) { /* e is public */
+        for (unsigned i = 0; i < 2 * nw; i++) t[i] = _mm512_setzero_si512();
+        for (unsigned i = 0; i < nw; i++) mul_words_acc(t, 2 * i, w[i], w[i]);
+        reduce_sliced(w, t, nw, k1, k2, k3);
+    }
+    store_sliced(x, w, nw);
+}
+
+static inline __attribute__((always_inline)) void mul8_sliced(uint64_t (*c)[4], const uint64_t (*a)[4],
+                                                              const uint64_t (*b)[4], const unsigned nw,
+                                                              const unsigned k1, const unsigned k2,
+                                                              const unsigned k3) {
+    __m512i wa[4], wb[4], t[8], w[4];
+    load_sliced(wa, a, nw);
+    load_sliced(wb, b, nw);
+    for (unsigned i = 0; i < 2 * nw; i++) t[i] = _mm512_setzero_si512();
+    for (unsigned i = 0; i < nw; i++)
+        for (unsigned j = 0; j < nw; j++) mul_words_acc(t, i + j, wa[i], wb[j]);
+    reduce_sliced(w, t, nw, k1, k2, k3);
+    store_sliced(c, w, nw);
+}
+
+/* c_p = a_p * b_p for eight pairs (4-word slots), word-sliced. */
+void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw) {
+    if (nw == 2) mul8_sliced(c, a, b, 2, 7, 2, 1);
+    else if (nw == 3) mul8_sliced(c, a, b, 3, 7, 2, 1);
+    else mul8_sliced(c, a, b, 4, 10, 5, 2);
+}
+
 /* x_p = x_p^(2^e) for eight elements (4-word slots): GF(2^128) four per
- * VPCLMULQDQ on zmm, the wider fields one by one. */
+ * VPCLMULQDQ on zmm, one per 128-bit lane; the wider fields word-sliced. */
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
-    if (nw != 2) {
-        for (unsigned p = 0; p < 8; p++) kpqc_aimer_gf_sqr_n_avx512(x[p], x[p], nw, e);
+    if (nw == 3) {
+        sqr_n8_sliced(x, 3, e, 7, 2, 1);
+        return;
+    }
+    if (nw == 4) {
+        sqr_n8_sliced(x, 4, e, 10, 5, 2);
         return;
     }
     /* words 0-1 of elements 0-3 and of 4-7, one element per 128-bit lane */
@@ -184,4 +263,5 @@ void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_avx512,    kpqc_aimer_gf_sqr_n_avx512,
-    kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512};
+    kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
+    kpqc_aimer_gf_mul8_avx512};
