@@ -9,21 +9,18 @@ import numpy as np
 
 from . import plots
 from .algorithms import table
-from .handshake import SIGS
+from .handshake import SIGS, baseline_level
 from .results import md_table
 from .stats import fmt_ratio, interleave, over_rounds
 from .timekeeping import MachineLoad
 
 
+PRESETS = {"quick": {"rounds": 5, "count": 2}, "paper": {"rounds": 15, "count": 5}}
+
+
 def add_arguments(p):
     p.add_argument("--count", type=int, default=5, help="validations per algorithm in each round")
     p.add_argument("--rounds", type=int, default=15, help="interleaved rounds")
-
-
-def baseline_level(level):
-    """The ECDSA/ML-DSA pair to compare with: levels 1, 3, 5 (HAETAE2's
-    level 2 is compared at level 1, with ML-DSA-44, itself level 2)."""
-    return max(lvl for lvl in SIGS if lvl <= level)
 
 
 def algorithms():

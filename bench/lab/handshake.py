@@ -1,22 +1,16 @@
-"""Suites `handshake`, `wire`, `mem` and `spawn`: full TLS 1.3 handshakes
-with certificate verification.
-
-handshake  in one process over memory buffers (the cryptographic cost),
-           over loopback TCP between two processes (latency), and with
-           concurrent clients (handshakes/s);
-wire/mem   bytes per flight (HelloRetryRequest counted) and heap use, from
-           the in-process runs with OpenSSL's memory hooks installed;
-spawn      the source documents' method: one `openssl s_client` process per
-           handshake, which mostly measures process start-up.
+"""Suite `handshake`: full TLS 1.3 handshakes with certificate verification,
+in one process over memory buffers (the cryptographic cost), and with
+--tcp over loopback TCP between two processes (latency) and with concurrent
+clients (handshakes/s); bytes per flight and heap use per handshake.
+Every comparison is measured in paired, interleaved rounds and reported as
+ratios to the named baselines of the level (BASELINES; certificates: SIGS),
+beside instructions per handshake (callgrind).
 """
-import os
-import socket
 import subprocess
-import time
 
 import numpy as np
 
-from . import callgrind, plots
+from . import algorithms, callgrind, plots
 from .results import md_table
 from .stats import fmt_ratio, interleave, no_measurable_difference, over_rounds, summarize
 from .timekeeping import MachineLoad
@@ -31,11 +25,6 @@ GROUPS = {
         "smaugt5", "ntruplus1152"],
 }
 SIGS = {1: ["EC:P-256", "ML-DSA-44"], 3: ["EC:P-384", "ML-DSA-65"], 5: ["EC:P-521", "ML-DSA-87"]}
-# Level-matched certificates of the full report: NIST PQC, KpqC pure and composite.
-PAPER_SIGS = {1: ["ML-DSA-44", "haetae2", "aimer128f", "p256_haetae2"], 3: ["ML-DSA-65", "haetae3", "aimer192s"],
-              5: ["ML-DSA-87", "haetae5"]}
-
-
 def family(group):
     g = group.lower()
     if "smaug" in g or "timer" in g or "ntruplus" in g:
@@ -49,6 +38,9 @@ def available_groups(build):
     out = subprocess.run([build.openssl, "list", "-tls-groups", "-tls1_3"], capture_output=True, text=True)
     return {g.lower() for g in out.stdout.strip().split(":")}
 
+
+PRESETS = {"quick": {"levels": "1", "rounds": 20, "count": 20, "tcp": True},
+           "paper": {"levels": "1,3,5", "rounds": 40, "count": 20, "tcp": True, "sigs": "table"}}
 
 # The named baselines of each level, classical group then NIST hybrid: every
 # ratio of the handshake tables is to one of these, measured in the same
@@ -64,8 +56,9 @@ def add_arguments(p):
     p.add_argument("--levels", default="1,3,5")
     p.add_argument("--groups", default="", help="only these groups (the level's baselines are always measured)")
     p.add_argument("--sigs", default="",
-                   help="certificate key types, compared with ECDSA and ML-DSA of the level "
-                        "(default: ECDSA only, as the paper)")
+                   help="certificate key types, compared with ECDSA and ML-DSA of the level in a table of their "
+                        "own ('table': every pure and composite signature of the algorithm table at the level "
+                        "whose signing suits many handshakes, i.e. not AIMer's s variants; default: none)")
     p.add_argument("--mutual", action="store_true")
     p.add_argument("--tcp", action="store_true", help="also over loopback TCP and with concurrent clients")
     p.add_argument("--no-instructions", action="store_true", help="skip the instruction counts (callgrind)")
@@ -195,27 +188,45 @@ def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
                            f"Level {lvl}: {title} ({fixed})")
 
 
-def run(args, lab, count=None, levels=None, sigs=None, tcp=None):
-    count = count or args.count
-    levels = levels or [int(x) for x in args.levels.split(",")]
-    rounds = getattr(args, "rounds", 30)
-    count_ir = not getattr(args, "no_instructions", False)
-    only = {g.lower() for g in getattr(args, "groups", "").split(",") if g}
+def baseline_level(level):
+    """The level whose baselines a row of this level is compared with: 1, 3
+    or 5 (HAETAE2 and ML-DSA-44, level 2, with level 1)."""
+    return max(lvl for lvl in SIGS if lvl <= level)
+
+
+def table_sigs(level):
+    """Signatures of the algorithm table compared at a level, pure and
+    composite, without AIMer's s variants (tens of ms of signing per
+    handshake)."""
+    t = algorithms.table()
+    family = {r["name"]: r["family"] for r in t["sigs"]}
+
+    def slow(r):
+        pure = r.get("sig", r["name"])  # a composite's KpqC half
+        return family[pure] == "aimer" and pure.endswith("s")
+    return [r["name"] for r in t["sigs"] + t["composites"] if baseline_level(r["level"]) == level and not slow(r)]
+
+
+def run(args, lab):
+    count, rounds = args.count, args.rounds
+    levels = [int(x) for x in args.levels.split(",")]
+    only = {g.lower() for g in args.groups.split(",") if g}
     have = available_groups(lab.build)
     configs, cert_configs = [], []
     for lvl in levels:
         groups = [g for g in GROUPS[lvl] if g.lower() in have and (not only or g.lower() in only or g in BASELINES[lvl])]
         configs += [(lvl, g, SIGS[lvl][0]) for g in groups]
-        wanted = sigs.get(lvl, []) if isinstance(sigs, dict) else (args.sigs.split(",") if args.sigs else [])
+        wanted = table_sigs(lvl) if args.sigs == "table" else [s for s in args.sigs.split(",") if s]
         if wanted:  # the certificate comparison: the level's NIST hybrid, every certificate type
             cert_configs += [(lvl, BASELINES[lvl][-1], s) for s in dict.fromkeys(SIGS[lvl] + wanted)]
     results, unavailable, load = compare(lab, configs, lambda k: {g: (k[0], g, k[2]) for g in BASELINES[k[0]]},
-                                         rounds, count, args.mutual, count_ir)
+                                         rounds, count, args.mutual, not args.no_instructions)
     report(lab, "TLS 1.3 handshake in one process", results, lambda lvl, _: BASELINES[lvl], "group",
            lambda r: r["group"], unavailable, load)
     if cert_configs:
         certs, unavailable, load = compare(lab, cert_configs, lambda k: {s: (k[0], k[1], s) for s in SIGS[k[0]]},
-                                           rounds, count, args.mutual, count_ir, suite="handshake_certs")
+                                           rounds, count, args.mutual, not args.no_instructions,
+                                           suite="handshake_certs")
         report(lab, "TLS 1.3 handshake in one process by certificate", certs, lambda lvl, _: SIGS[lvl], "certificate",
                lambda r: r["sig"], unavailable, load)
         results.update(certs)
@@ -227,77 +238,52 @@ def run(args, lab, count=None, levels=None, sigs=None, tcp=None):
                 for (_, g, sig), r in sorted(results.items(), key=lambda kv: (kv[1]["level"], kv[1]["heap_peak"]))]
     lab.section("Heap per handshake (client and server together, OpenSSL's allocations)",
                 md_table(["level", "group", "certificate", "peak KiB", "allocations"], mem_rows))
-    if tcp if tcp is not None else args.tcp:
-        run_tcp(lab, [g for g in GROUPS[levels[0]] if g.lower() in have][:6], count)
+    if args.tcp:
+        run_tcp(lab, [g for g in GROUPS[1] if g.lower() in have][:6], count, max(3, rounds // 4))
     return results
 
 
-def run_tcp(lab, groups, count):
-    rows = []
-    for i, g in enumerate(groups):
-        lab.progress("tcp", i, len(groups), g)
-        seq = lab.build.run_json([lab.build.handshake, "tcp", "--group", g, "--count", str(count)])
-        seq = [r for r in seq if r.get("mode") == "tcp"]
+def plot(lab, results):
+    plots.handshake_by_group(lab, results)
+
+
+def run_tcp(lab, groups, count, rounds):
+    """Latency over loopback TCP and handshakes/s with 8 concurrent clients,
+    each in paired, interleaved rounds, with ratios to the level-1 baselines."""
+    def latency(g):
+        seq = [r for r in lab.build.run_json([lab.build.handshake, "tcp", "--group", g, "--count", str(count)])
+               if r.get("mode") == "tcp"]
         for r in seq:
             lab.raw("tcp", r)
-        s = summarize([r["ns"] for r in seq if r["ok"]])
+        ok = [r["ns"] for r in seq if r["ok"]]
+        return float(np.median(ok)) if ok else None
+
+    def throughput(g):
         load = [r for r in lab.build.run_json([lab.build.handshake, "load", "--group", g, "--count", str(4 * count),
                                                 "--clients", "8"]) if r.get("mode") == "load"][0]
         lab.raw("load", load)
-        lab.row("tcp", group=g, family=family(g), median_ns=s["median"], p95_ns=s["p95"], n=s["n"],
-                per_second=load["per_second"], failures=load["failures"])
-        rows.append([g, family(g), f"{s['median'] / 1e3:.0f}", f"{s['p95'] / 1e3:.0f}", f"{load['per_second']:.0f}",
-                     load["failures"]])
-    lab.progress("tcp", len(groups), len(groups))
+        return load["per_second"] if not load["failures"] else None
+
+    bases = {g: g for g in BASELINES[1]}
+    with MachineLoad() as load:
+        lat = over_rounds(interleave(groups, latency, rounds, progress=lambda d, t, w: lab.progress("tcp", d, t, w)),
+                          bases)
+        tput = over_rounds(interleave(groups, throughput, rounds, seed=2,
+                                      progress=lambda d, t, w: lab.progress("load", d, t, w)), bases)
+    rows = []
+    for g in groups:
+        a, b = lat[g], tput[g]
+        lab.row("tcp", group=g, family=family(g), median_ns=a["median"], ratio_to=a["ratio_to"], rounds=rounds,
+                per_second=b["median"], per_second_ratio_to=b["ratio_to"],
+                **{f"noise_{k}": v for k, v in load.result.items()})
+        rows.append([g, family(g), f"{a['median'] / 1e3:.0f}" if a["median"] else "–"] +
+                    ["baseline" if g == n else fmt_ratio(a["ratio_to"].get(n)) for n in BASELINES[1]] +
+                    [f"{b['median']:.0f}" if b["median"] else "–"] +
+                    ["baseline" if g == n else fmt_ratio(b["ratio_to"].get(n)) for n in BASELINES[1]])
+    names = BASELINES[1]
     lab.section("Over loopback TCP, two processes (ECDSA P-256 certificate)",
-                md_table(["group", "family", "latency median µs", "p95 µs", "handshakes/s (8 clients, 2 server processes)",
-                          "failures"], rows))
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def spawn(lab, groups, count):
-    """One `openssl s_client` process per handshake against `openssl s_server`,
-    as the source documents measured; wall time per process."""
-    cert, key = lab.dir / "spawn-cert.pem", lab.dir / "spawn-key.pem"
-    subprocess.run([lab.build.openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-nodes", "-subj", "/CN=localhost"],
-                   capture_output=True, check=True)
-    out = {}
-    for i, g in enumerate(groups):
-        lab.progress("spawn", i, len(groups), g)
-        port = _free_port()
-        server = subprocess.Popen([lab.build.openssl, "s_server", "-accept", f"127.0.0.1:{port}", "-cert", str(cert),
-                                   "-key", str(key), "-tls1_3", "-www", "-groups", g, "-naccept", str(count + 1)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
-        line = server.stdout.readline()
-        while line and "ACCEPT" not in line:
-            line = server.stdout.readline()
-        times = []
-        try:
-            for n in range(count + 1):
-                t0 = time.perf_counter()
-                r = subprocess.run([lab.build.openssl, "s_client", "-connect", f"127.0.0.1:{port}", "-tls1_3",
-                                    "-groups", g, "-brief"], input=b"\n", capture_output=True, timeout=30)
-                dt = time.perf_counter() - t0
-                # `echo | s_client`, as the shell loops did: one line makes
-                # s_client complete the handshake, end of input closes it.
-                if n > 0 and b"CONNECTION ESTABLISHED" in r.stdout + r.stderr:
-                    times.append(dt * 1e9)
-        finally:
-            server.kill()
-            server.wait()
-        for t in times:
-            lab.raw("spawn", {"group": g, "ns": t})
-        s = summarize(times)
-        if not times:
-            lab.row("spawn", group=g, family=family(g), n=0)
-            continue
-        lab.row("spawn", group=g, family=family(g), n=s["n"], median_ns=s["median"], p95_ns=s["p95"])
-        out[g] = s
-    lab.progress("spawn", len(groups), len(groups))
-    return out
+                md_table(["group", "family", "latency median µs"] + [f"latency ratio to {n}" for n in names] +
+                         ["handshakes/s (8 clients)"] + [f"handshakes/s ratio to {n}" for n in names], rows) +
+                f"\n\n{rounds} interleaved rounds of {count} sequential handshakes (latency) and of {4 * count} "
+                "handshakes by 8 client processes against 2 server processes (throughput); ratios are medians of "
+                f"per-round ratios with a bootstrap 95 % CI, '≈' when it contains 1. Noise: {load.summary()}.")

@@ -53,6 +53,9 @@ PLOTTED_GROUPS = ["X25519", "MLKEM768", "X25519MLKEM768", "x25519_smaugt1", "x25
 UNKNOWN_GROUP = "x25519_smaugt9"  # no such parameter set
 
 
+PRESETS = {"paper": {}}
+
+
 def add_arguments(p):
     p.add_argument("--iterations", type=int, default=30, help="connections per key exchange and certificate")
     p.add_argument("--quick", action="store_true", help="5 connections per combination")
@@ -291,9 +294,3 @@ def run(args, lab):
     if not alive:
         lab.section("Broker", "**The broker was no longer running at the end of the run.**")
     return results
-
-
-def paper(lab):
-    p = argparse.ArgumentParser()
-    add_arguments(p)
-    run(p.parse_args([]), lab)

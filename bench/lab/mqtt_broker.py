@@ -18,9 +18,8 @@ import pathlib
 import pwd
 import re
 import shutil
-import socket
-import subprocess
-import time
+
+from .servers import Server, ServerError, free_ports
 
 TLS13_CIPHERS = "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256"
 
@@ -47,21 +46,7 @@ def mosquitto_binary():
     return shutil.which("mosquitto", path=os.environ.get("PATH", "") + ":/usr/sbin:/usr/local/sbin")
 
 
-def free_ports(n, host="127.0.0.1"):
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            s.bind((host, 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-class BrokerError(RuntimeError):
-    pass
+BrokerError = ServerError
 
 
 class Broker:
@@ -74,7 +59,7 @@ class Broker:
         self.dir = pathlib.Path(directory)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.listeners, self.groups, self.start_timeout = listeners, groups, start_timeout
-        self.proc, self.ports, self.version, self.host = None, {}, "", host
+        self.server, self.ports, self.version, self.host = None, {}, "", host
         self.log_path = self.dir / "mosquitto.log"
 
     def _config(self):
@@ -110,28 +95,18 @@ class Broker:
         binary = mosquitto_binary()
         if binary is None:
             raise BrokerError("mosquitto is not installed (scripts/install-deps.sh installs it)")
-        self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([str(self.build / "kpqc-env"), binary, "-c", str(conf)],
-                                     stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=env_for(cnf))
-        deadline = time.monotonic() + self.start_timeout
-        while time.monotonic() < deadline:
-            log = self.log_path.read_text()
-            if self.proc.poll() is not None:
-                self.stop()
-                raise BrokerError(f"mosquitto exited ({self.proc.returncode}): {log.strip()[-800:]}")
+
+        def ready(log):
             opened = set(int(p) for p in re.findall(r"listen socket on port (\d+)", log))
-            if "running" in log and set(self.ports.values()) <= opened:
-                m = re.search(r"mosquitto version (\S+)", log)
-                self.version = m.group(1) if m else ""
-                return self
-            time.sleep(0.05)
-        self.stop()
-        raise BrokerError(f"mosquitto did not start within {self.start_timeout} s: "
-                          f"{self.log_path.read_text().strip()[-800:]}")
+            return "running" in log and set(self.ports.values()) <= opened
+        self.server = Server([str(self.build / "kpqc-env"), binary, "-c", str(conf)], self.log_path, ready,
+                             env=env_for(cnf), timeout=self.start_timeout, name="mosquitto").start()
+        m = re.search(r"mosquitto version (\S+)", self.server.log())
+        self.version = m.group(1) if m else ""
+        return self
 
     def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+        return self.server is not None and self.server.alive()
 
     def log_offset(self):
         return self.log_path.stat().st_size if self.log_path.exists() else 0
@@ -142,16 +117,8 @@ class Broker:
             return f.read()
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        if getattr(self, "_log", None):
-            self._log.close()
-            self._log = None
+        if self.server is not None:
+            self.server.stop()
 
     def __enter__(self):
         return self.start()

@@ -9,6 +9,10 @@ from . import reference
 from .results import md_table
 from .stats import summarize
 
+PRESETS = {"quick": {"iterations": 3000, "slow_iterations": 30, "reference_rounds": 5},
+           "paper": {"iterations": 10000, "slow_iterations": 200, "reference_rounds": 10, "callgrind": True}}
+
+
 def add_arguments(p):
     p.add_argument("--iterations", type=int, default=10000, help="samples per fast operation")
     p.add_argument("--slow-iterations", type=int, default=200, help="samples per slow operation")
@@ -25,8 +29,7 @@ def instructions(lab, n):
     dump per (algorithm, path, operation), each divided by its count."""
     tool = pathlib.Path(lab.build.dir) / "bench" / "kpqc-instructions"
     if not tool.exists() or shutil.which("valgrind") is None:
-        lab.section("Instructions per operation (callgrind)", "Not available: needs valgrind and its headers.")
-        return {}
+        return None
     counts = {}
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "cg.out"
@@ -43,28 +46,16 @@ def instructions(lab, n):
             if label and total is not None and len(label) == 4:
                 alg, impl, op, count = label
                 counts[(alg, impl, op)] = total / int(count)
-    rows = {}
-    for (alg, impl, op), ir in counts.items():
-        lab.row("instructions", alg=alg, impl=impl, op=op, instructions=ir)
-        rows.setdefault((alg, impl), {})[op] = ir
-    table = []
-    for (alg, impl), ops in sorted(rows.items()):
-        cells = [f"{ops[o] / 1e3:,.0f}" for o in ("keygen", "encaps", "sign", "decaps", "verify") if o in ops]
-        table.append([alg, impl] + cells)
-    lab.section("Instructions per operation (thousands, callgrind; independent of machine load)",
-                md_table(["algorithm", "path", "keygen", "encaps / sign", "decaps / verify"], table) +
-                f"\n\nMean of {n} operations each, counted inside libkpqc's API calls only.")
     return counts
 
 
-def run(args, lab, iterations=None, slow=None):
-    it = iterations or args.iterations
-    sl = slow or args.slow_iterations
-    rounds = getattr(args, "reference_rounds", 10)
-    only = getattr(args, "filter", "")
+def run(args, lab):
+    it, sl, rounds = args.iterations, args.slow_iterations, args.reference_rounds
+    only = args.filter
     vs_ref = reference.compare(lab, rounds, fast=20, slow=1, only=only) if rounds else {}
     records = lab.build.run_json([lab.build.prims, "--iterations", str(it), "--slow-iterations", str(sl)] +
                                  (["--filter", only] if only else []))
+    ir = instructions(lab, args.callgrind_iterations) if args.callgrind else {}
     table = []
     for r in records:
         lab.raw("prims", r)
@@ -72,6 +63,7 @@ def run(args, lab, iterations=None, slow=None):
         lab.row("prims", alg=r["alg"], family=r["family"], kind=r["kind"], level=r["level"], op=r["op"],
                 impl=r["impl"], n=s["n"], median_ns=s["median"], iqr_ns=s["iqr"], p95_ns=s["p95"],
                 ci_low_ns=s["ci_low"], ci_high_ns=s["ci_high"], median_cycles=c["median"],
+                instructions=(ir or {}).get((r["alg"], r["impl"], r["op"])),
                 **({"ratio_to_reference": vs_ref[key]} if vs_ref.get(key := (r["alg"], r["op"], r["impl"])) else {}))
         table.append((r, s, c))
     # One line per algorithm and path: keygen / encaps|sign / decaps|verify.
@@ -84,16 +76,20 @@ def run(args, lab, iterations=None, slow=None):
         cells = []
         for o in names:
             s, c = ops[o]
-            cells.append(f"{s['median'] / 1e3:.1f} ±{s['iqr'] / 2e3:.1f} ({c['median'] / 1e3:.0f} kc)")
+            n_ir = (ir or {}).get((alg, impl, o))
+            cells.append(f"{s['median'] / 1e3:.1f} ±{s['iqr'] / 2e3:.1f} ({c['median'] / 1e3:.0f} kc" +
+                         (f", {n_ir / 1e3:,.0f} k instr.)" if n_ir else ")"))
         ref = [vs_ref.get((alg, o, impl)) for o in names]
         rows.append([lvl, fam, alg, impl] + cells +
                     [" / ".join(f"{x['median']:.2f}" if x else "–" for x in ref) if any(ref) else ""])
-    lab.section("Primitive operations (median µs ± IQR/2, thousand cycles)",
+    lab.section("Primitive operations (median µs ± IQR/2, thousand cycles" +
+                (", thousand instructions)" if ir else ")"),
                 md_table(["level", "family", "algorithm", "path", "keygen", "encaps / sign", "decaps / verify",
                           "ours / reference code"], rows) +
                 f"\n\n{it} samples per KEM operation and {sl} per signature operation (SLH-DSA: fewer), "
                 "after warm-up; KpqC through libkpqc's API, the rest through OpenSSL's EVP. Ours / reference code: "
-                "median ratio per operation from the paired rounds of the reference table.")
-    if getattr(args, "callgrind", False):
-        instructions(lab, args.callgrind_iterations)
+                "median ratio per operation from the paired rounds of the reference table." +
+                (f" Instructions: callgrind, mean of {args.callgrind_iterations} operations counted inside libkpqc's "
+                 "API calls only (they do not move with the machine's load)." if ir else
+                 " Instructions: not counted (--callgrind; needs valgrind and its headers)." if ir is None else ""))
     return table

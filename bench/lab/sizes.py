@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 from .env import ROOT
+from . import plots
 from .results import md_table
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -17,8 +18,15 @@ CERT_TYPES = [("ECDSA P-256", "EC", ["-pkeyopt", "ec_paramgen_curve:P-256"], 1),
               ("SLH-DSA-SHA2-128f", "SLH-DSA-SHA2-128f", [], 1), ("SLH-DSA-SHA2-128s", "SLH-DSA-SHA2-128s", [], 1)]
 
 
+PRESETS = {"quick": {}, "paper": {}}
+
+
 def add_arguments(p):
     pass
+
+
+def plot(lab, rows):
+    plots.cert_sizes(lab)
 
 
 def _der_sizes(lab, name, keytype, opts):

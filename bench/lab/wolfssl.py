@@ -17,12 +17,15 @@ CONFIGS = [("EC:P-256", "P-256"), ("EC:P-256", "MLKEM512"), ("EC:P-256", "MLKEM7
            ("p256_haetae2", "p256_smaugt1")]
 
 
+PRESETS = {"paper": {}}
+
+
 def add_arguments(p):
     p.add_argument("--count", type=int, default=20, help="handshakes per configuration")
 
 
 def run(args, lab):
-    count = getattr(args, "count", 20)
+    count = args.count
     have_groups = handshake.available_groups(lab.build)
     rows, skipped = [], []
     for i, (sig, group) in enumerate(CONFIGS):
@@ -64,7 +67,3 @@ def published(table):
            "wolfSSL reports each side separately with its own allocator; ours is OpenSSL's, client and server "
            "in one process, so the peak covers both at once")
     return f"\n\nPublished (wolfSSL PQC notes, liboqs-era algorithms):\n\n{body}\n\n{how}."
-
-
-def paper(lab):
-    run(None, lab)

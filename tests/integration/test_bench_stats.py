@@ -1,5 +1,6 @@
-"""The lab's statistics against values known in advance: paired ratios over
-interleaved rounds, their bootstrap intervals, split halves."""
+"""The lab's statistics against values known in advance (paired ratios over
+interleaved rounds, their bootstrap intervals, split halves), and the
+shape of its suites (registry, presets)."""
 import math
 import pathlib
 import sys
@@ -7,7 +8,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-from lab import stats  # noqa: E402
+from lab import registry, stats  # noqa: E402
 
 
 def test_a_constant_ratio_survives_any_drift():
@@ -86,3 +87,32 @@ def test_over_rounds_names_each_baseline_and_splits_halves():
     assert math.isclose(out["x"]["ratio_to"]["Base"]["median"], 0.85)
     assert [round(h, 9) for h in out["x"]["split_half"]["Base"]] == [0.85, 0.9]  # even rounds, odd rounds
     assert out["base"]["ratio_to"]["Base"]["median"] == 1.0
+
+
+def test_every_suite_has_the_interface_and_every_report_entry_exists():
+    suites = registry.suites()
+    assert {"handshake", "chains", "prims", "sizes", "spawn", "published"} <= set(suites)
+    for name, suite_list in registry.REPORTS.items():
+        for suite, preset in suite_list:
+            mod = suites[suite]
+            assert preset in mod.PRESETS, (suite, preset)
+            args = registry.arguments(mod, preset)  # raises on an option the suite does not have
+            for key, value in mod.PRESETS[preset].items():
+                assert getattr(args, key) == value
+    assert registry.QUICK[0] == ("handshake", "quick")  # the report leads with the ratio tables
+
+
+def test_a_preset_with_an_unknown_option_is_refused():
+    class Fake:
+        __name__ = "fake"
+        PRESETS = {"quick": {"no_such_option": 1}}
+
+        @staticmethod
+        def add_arguments(p):
+            p.add_argument("--count", type=int, default=3)
+    try:
+        registry.arguments(Fake, "quick")
+    except KeyError as e:
+        assert "no_such_option" in str(e)
+    else:
+        raise AssertionError("accepted an unknown option")
