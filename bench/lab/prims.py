@@ -24,7 +24,7 @@ def add_arguments(p):
                    help="interleaved rounds against the reference code (PyPI kpqc); 0: none")
 
 
-def instructions(lab, n):
+def instructions(lab, n, only=""):
     """Instructions per operation: kpqc-instructions under callgrind, one
     dump per (algorithm, path, operation), each divided by its count."""
     tool = pathlib.Path(lab.build.dir) / "bench" / "kpqc-instructions"
@@ -34,7 +34,8 @@ def instructions(lab, n):
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "cg.out"
         subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no", f"--callgrind-out-file={out}",
-                        str(tool), "--iterations", str(n)], check=True, capture_output=True, timeout=7200)
+                        str(tool), "--iterations", str(n), "--seed", "1"] + (["--filter", only] if only else []),
+                       check=True, capture_output=True, timeout=7200)
         for dump in pathlib.Path(tmp).glob("cg.out.*"):
             label = total = None
             prefix = "desc: Trigger: Client Request: "
@@ -55,7 +56,7 @@ def run(args, lab):
     vs_ref = reference.compare(lab, rounds, fast=20, slow=1, only=only) if rounds else {}
     records = lab.build.run_json([lab.build.prims, "--iterations", str(it), "--slow-iterations", str(sl)] +
                                  (["--filter", only] if only else []))
-    ir = instructions(lab, args.callgrind_iterations) if args.callgrind else {}
+    ir = instructions(lab, args.callgrind_iterations, only) if args.callgrind else {}
     table = []
     for r in records:
         lab.raw("prims", r)
@@ -90,6 +91,7 @@ def run(args, lab):
                 "after warm-up; KpqC through libkpqc's API, the rest through OpenSSL's EVP. Ours / reference code: "
                 "median ratio per operation from the paired rounds of the reference table." +
                 (f" Instructions: callgrind, mean of {args.callgrind_iterations} operations counted inside libkpqc's "
-                 "API calls only (they do not move with the machine's load)." if ir else
+                 "API calls only, on seeded inputs (the same work in every run; the seeded generator's work "
+                 "counted with it)." if ir else
                  " Instructions: not counted (--callgrind; needs valgrind and its headers)." if ir is None else ""))
     return table

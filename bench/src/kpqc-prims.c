@@ -17,10 +17,10 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
-#include <kpqc/drbg.h>
 #include <kpqc/kpqc.h>
 
 #include "clock.h"
+#include "seeded.h"
 #include "paths.h"
 
 typedef struct {
@@ -58,22 +58,6 @@ static void emit(const char *alg, const char *family, const char *kind, unsigned
     } while (0)
 
 static int failed;
-
-/* With --seed, every (algorithm, path) draws its keys and randomness from
- * the KAT DRBG started from that seed, so every path does the same work on
- * the same inputs (HAETAE's rejection loop repeats as often); without, from
- * the operating system. */
-static int seeded;
-static uint8_t seed_entropy[48];
-static kpqc_nist_drbg drbg;
-static kpqc_rng drbg_rng;
-
-static const kpqc_rng *rng_for_run(void) {
-    if (!seeded) return NULL;
-    kpqc_nist_drbg_init(&drbg, seed_entropy, NULL);
-    drbg_rng = kpqc_nist_drbg_rng(&drbg);
-    return &drbg_rng;
-}
 
 static void bench_kpqc_kem(const kpqc_kem *k, const char *impl, size_t iters) {
     const kpqc_rng *rng = rng_for_run();
@@ -195,11 +179,7 @@ int main(int argc, char **argv) {
         }
         if (strcmp(argv[i], "--iterations") == 0) iters = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--impl") == 0) only_path = argv[i + 1];
-        else if (strcmp(argv[i], "--seed") == 0) {
-            unsigned long v = strtoul(argv[i + 1], NULL, 10);
-            for (unsigned b = 0; b < sizeof v; b++) seed_entropy[b] = (uint8_t)(v >> (8 * b));
-            seeded = 1;
-        }
+        else if (strcmp(argv[i], "--seed") == 0) seed_from(argv[i + 1]);
         else if (strcmp(argv[i], "--slow-iterations") == 0) slow = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--filter") == 0) filter = argv[i + 1];
         else {

@@ -94,3 +94,22 @@ def test_chains_suite_validates_every_signature_beside_ecdsa_and_ml_dsa(lab, tmp
                                         {"EC:P-384", "ML-DSA-65"} if row["level"] == 3 else {"EC:P-521", "ML-DSA-87"})
         assert row["median_ns"] > 0 and row["chain_der"] > 0
     assert (out / "chains_L1.png").stat().st_size > 1000
+
+
+def test_instructions_per_primitive_repeat_exactly_on_seeded_inputs(lab, tmp_path):
+    if not (lab.build / "bench" / "kpqc-instructions").exists():
+        pytest.skip("kpqc-instructions needs valgrind's headers")
+    counts = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
+                            str(out), "prims", "--iterations", "20", "--slow-iterations", "2", "--filter", "ntruplus768",
+                            "--reference-rounds", "0", "--callgrind", "--callgrind-iterations", "2"],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr[-2000:]
+        rows = json.loads((out / "summary.json").read_text())["rows"]
+        counts.append({(row["alg"], row["impl"], row["op"]): row["instructions"] for row in rows
+                       if row["suite"] == "prims" and row.get("instructions")})
+    assert {op for _, _, op in counts[0]} == {"keygen", "encaps", "decaps"}
+    assert all(v > 1000 for v in counts[0].values())
+    assert counts[0] == counts[1]
