@@ -27,25 +27,20 @@ CA.  Also checked on every listener: an unknown group, no client
 certificate, a client certificate from another CA and an expired one are
 refused with a reason, and the broker keeps serving afterwards.
 """
-import argparse
 import collections
 import csv
 import json
 import pathlib
 import random
 import subprocess
-import sys
 import time
 
-from . import plots
+from . import algorithms, plots
 from .handshake import available_groups, family
 from .mqtt_broker import Broker, BrokerError
 from .mqtt_pki import Pki, PkiError, der_size, listener_algorithms, offered_signatures
 from .results import md_table
 from .stats import summarize
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
-import kpqc_table  # noqa: E402
 
 NIST_GROUPS = ["X25519", "MLKEM512", "MLKEM768", "MLKEM1024", "X25519MLKEM768"]
 FAMILY_ORDER = ["ECDHE", "ML-KEM", "ML-KEM hybrid", "KpqC", "KpqC hybrid"]
@@ -95,7 +90,7 @@ def run_client(build_dir, port, group, ca, client=None, count=1, qos=1, payload=
 
 def kex_groups(build, table, wanted=""):
     have = available_groups(build)
-    names = NIST_GROUPS + [k["id"] for k in table["KEM"]] + [h["id"] for h in table["HYBRID"]]
+    names = NIST_GROUPS + [k["name"] for k in table["kems"]] + [h["name"] for h in table["hybrids"]]
     if wanted:
         names = [g.strip() for g in wanted.split(",") if g.strip()]
     groups = [g for g in names if g.lower() in have]
@@ -270,7 +265,7 @@ def wanted_listeners(table, sigs=""):
 
 def run(args, lab):
     iterations = 5 if args.quick else args.iterations
-    table = kpqc_table.load()
+    table = algorithms.table()
     if args.remote:
         from . import mqtt_remote
         return mqtt_remote.run(args, lab, table, iterations)

@@ -6,11 +6,8 @@ the provider offers works by name."""
 import base64
 import pathlib
 import subprocess
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import kpqc_table  # noqa: E402
+from . import algorithms
 
 
 class SigAlg:
@@ -28,17 +25,16 @@ def listener_algorithms(table=None):
     """The broker's listeners, one per server-certificate algorithm: the
     published set (ECDSA-P256, ML-DSA-44/65/87, OpenSSL's own), every
     HAETAE level, AIMer's fastest level-1 set and the P-256 composites."""
-    t = table or kpqc_table.load()
+    t = table or algorithms.table()
     algs = [SigAlg("ECDSA-P256", ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"], "classical", 1)]
     algs += [SigAlg(n, [n], "pure PQC", lvl) for n, lvl in (("ML-DSA-44", 2), ("ML-DSA-65", 3), ("ML-DSA-87", 5))]
-    aimer = [s for s in t["SIG"] if s["family"] == "AIMER" and s["level"] == 1 and s["id"].endswith("f")][:1]
-    for s in [s for s in t["SIG"] if s["family"] == "HAETAE"] + aimer:
-        algs.append(SigAlg(s["display"], [s["id"]], "pure PQC", s["level"], s["id"]))
+    aimer = [s for s in t["sigs"] if s["family"] == "aimer" and s["level"] == 1 and s["name"].endswith("f")][:1]
+    for s in [s for s in t["sigs"] if s["family"] == "haetae"] + aimer:
+        algs.append(SigAlg(s["display"], [s["name"]], "pure PQC", s["level"], s["name"]))
     kpqc = [a.provider_id for a in algs if a.provider_id]
-    for c in t["COMPOSITE"]:
+    for c in t["composites"]:
         if c["curve"] == "p256" and c["sig"] in kpqc:
-            sig = next(s for s in t["SIG"] if s["id"] == c["sig"])
-            algs.append(SigAlg(c["id"], [c["id"]], "hybrid", sig["level"], c["id"]))
+            algs.append(SigAlg(c["name"], [c["name"]], "hybrid", c["level"], c["name"]))
     return algs
 
 

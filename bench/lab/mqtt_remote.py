@@ -13,7 +13,7 @@ import pathlib
 import socket
 import tempfile
 
-from . import control, serve
+from . import algorithms, control, serve
 from .mqtt_broker import Broker
 from .mqtt_pki import Pki, offered_signatures
 
@@ -33,7 +33,7 @@ def start_broker(agent, req):
     unknown = [g for g in groups if g.lower() not in agent.groups]
     if unknown:
         raise ValueError(f"groups not offered by the agent's build: {', '.join(unknown)}")
-    algs = mqtt.wanted_listeners(mqtt.kpqc_table.load(), ",".join(sigs))
+    algs = mqtt.wanted_listeners(algorithms.table(), ",".join(sigs))
     if not algs:
         raise ValueError(f"no listener algorithm among {', '.join(sigs)}")
     here = pathlib.Path(tempfile.mkdtemp(prefix="mqtt-", dir=agent.lab.dir))  # sessions run at once

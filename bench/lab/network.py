@@ -22,10 +22,8 @@ unavailable, not left out.
 import math
 import random
 import subprocess
-import sys
 
-from . import handshake, netns, quic
-from .env import ROOT
+from . import algorithms, handshake, netns, quic
 from .link import Link, LinkConfig, netem_available
 from .plots import plt
 from .results import md_table
@@ -68,8 +66,6 @@ HELLO_FIXED = 209
 REFERENCE_SIGS = [("EC:P-256", 1, 65, 72), ("ML-DSA-44", 2, 1312, 2420), ("ML-DSA-65", 3, 1952, 3309),
                   ("ML-DSA-87", 5, 2592, 4627)]
 
-sys.path.insert(0, str(ROOT / "tools"))
-import kpqc_table  # noqa: E402
 
 
 DEFAULTS = {"rtts": "1,10,50,150", "loss": "0,1,3", "rates": "1000,10", "count": 20, "algorithms": ""}
@@ -383,15 +379,15 @@ def predicted_flights(lab, mtu=1500, group="x25519_smaugt1"):
     the same algorithm, against TCP's initial window and QUIC's
     anti-amplification budget.  Sizes from the table; composites add ECDSA
     P-256."""
-    t = kpqc_table.load()
-    kems = {k["id"]: k for k in t["KEM"]}
-    sigs = {s["id"]: s for s in t["SIG"]}
-    hybrid = {h["id"]: h for h in t["HYBRID"]}[group]
-    share = kems[hybrid["kem"]]["ct"] + 32  # X25519 half
-    hello = HELLO_FIXED + kems[hybrid["kem"]]["pk"] + 32
-    rows = list(REFERENCE_SIGS) + [(s["id"], s["level"], s["pk"], s["sig"]) for s in t["SIG"]]
-    rows += [(c["id"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk"] + 65, sigs[c["sig"]]["sig"] + 72)
-             for c in t["COMPOSITE"] if c["curve"] == "p256"]
+    t = algorithms.table()
+    kems = {k["name"]: k for k in t["kems"]}
+    sigs = {s["name"]: s for s in t["sigs"]}
+    hybrid = {h["name"]: h for h in t["hybrids"]}[group]
+    share = kems[hybrid["kem"]]["ct_len"] + 32  # X25519 half
+    hello = HELLO_FIXED + kems[hybrid["kem"]]["pk_len"] + 32
+    rows = list(REFERENCE_SIGS) + [(s["name"], s["level"], s["pk_len"], s["sig_len"]) for s in t["sigs"]]
+    rows += [(c["name"], sigs[c["sig"]]["level"], sigs[c["sig"]]["pk_len"] + 65, sigs[c["sig"]]["sig_len"] + 72)
+             for c in t["composites"] if c["curve"] == "p256"]
     out, mss = [], mtu - TCPIP_OVERHEAD
     for name, level, pk, sig in rows:
         cert = CERT_FIXED + pk + sig

@@ -2,14 +2,10 @@
 algorithms, measured), DER certificate sizes for every signature algorithm
 the build can sign with, root+leaf chains."""
 import subprocess
-import sys
 
-from .env import ROOT
-from . import plots
+from . import algorithms, plots
 from .results import md_table
 
-sys.path.insert(0, str(ROOT / "tools"))
-import kpqc_table  # noqa: E402
 
 # Certificate key types: classical, NIST PQC (OpenSSL native), KpqC when built.
 CERT_TYPES = [("ECDSA P-256", "EC", ["-pkeyopt", "ec_paramgen_curve:P-256"], 1),
@@ -54,16 +50,18 @@ def _der_sizes(lab, name, keytype, opts):
 
 
 def run(args, lab):
-    t = kpqc_table.load()
+    t = algorithms.table()
     built = subprocess.run([lab.build.openssl, "list", "-kem-algorithms", "-signature-algorithms"],
                            capture_output=True, text=True).stdout
     rows = []
-    for k in t["KEM"]:
-        rows.append([k["level"], k["display"], "KEM", k["pk"], k["sk"], k["ct"], "yes" if k["id"] in built else "no"])
-        lab.row("sizes", alg=k["id"], kind="kem", level=k["level"], pk=k["pk"], sk=k["sk"], ct=k["ct"])
-    for s in t["SIG"]:
-        rows.append([s["level"], s["display"], "signature", s["pk"], s["sk"], s["sig"], "yes" if s["id"] in built else "no"])
-        lab.row("sizes", alg=s["id"], kind="sig", level=s["level"], pk=s["pk"], sk=s["sk"], sig=s["sig"])
+    for k in t["kems"]:
+        rows.append([k["level"], k["display"], "KEM", k["pk_len"], k["sk_len"], k["ct_len"],
+                     "yes" if k["name"] in built else "no"])
+        lab.row("sizes", alg=k["name"], kind="kem", level=k["level"], pk=k["pk_len"], sk=k["sk_len"], ct=k["ct_len"])
+    for s in t["sigs"]:
+        rows.append([s["level"], s["display"], "signature", s["pk_len"], s["sk_len"], s["sig_len"],
+                     "yes" if s["name"] in built else "no"])
+        lab.row("sizes", alg=s["name"], kind="sig", level=s["level"], pk=s["pk_len"], sk=s["sk_len"], sig=s["sig_len"])
     # FIPS 203/204 sizes, for the comparison.
     for name, lvl, pk, sk, ct in (("ML-KEM-512", 1, 800, 1632, 768), ("ML-KEM-768", 3, 1184, 2400, 1088),
                                   ("ML-KEM-1024", 5, 1568, 3168, 1568)):
@@ -75,13 +73,12 @@ def run(args, lab):
                                                     "ciphertext / signature", "in this build"],
                                                    sorted(rows, key=lambda r: (r[0], r[2], r[1]))))
     types = list(CERT_TYPES)
-    for s in t["SIG"]:
-        if s["id"] in built:
-            types.append((s["display"], s["id"], [], s["level"]))
-    level = {s["id"]: s["level"] for s in t["SIG"]}
-    for c in t["COMPOSITE"]:
-        if c["id"] in built:
-            types.append((c["id"], c["id"], [], level[c["sig"]]))
+    for s in t["sigs"]:
+        if s["name"] in built:
+            types.append((s["display"], s["name"], [], s["level"]))
+    for c in t["composites"]:
+        if c["name"] in built:
+            types.append((c["name"], c["name"], [], c["level"]))
     crow = []
     base = None
     for name, keytype, opts, lvl in types:
@@ -92,7 +89,7 @@ def run(args, lab):
         base = base or leaf
         lab.row("certs", alg=name, level=lvl, leaf_der=leaf, root_der=root, chain_der=root + leaf)
         crow.append([name, lvl or "", leaf, root + leaf, f"{leaf / base:.1f}×"])
-    missing = [s["display"] for s in t["SIG"] if s["id"] not in built]
+    missing = [s["display"] for s in t["sigs"] if s["name"] not in built]
     note = (f"\n\nNot in this build (no certificate row): {', '.join(missing)}." if missing else "")
     lab.section("Certificate sizes (DER: a leaf issued by a root of the same algorithm, and the root+leaf chain)",
                 md_table(["algorithm", "level", "leaf B", "root+leaf B", "vs P-256"], crow) +
