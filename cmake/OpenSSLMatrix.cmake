@@ -5,8 +5,18 @@
 # kpqc-openssl on that series' libraries.
 #   3.0       the system's OpenSSL (Debian 12's libssl-dev): provider only
 #   3.6, 4.0  private builds (cmake/openssl/bootstrap.sh), cached like 3.5
-# The default build covers 3.0 (nothing to build); `make test` adds 3.6 and 4.0.
-set(KPQC_OPENSSL_MATRIX "3.0" CACHE STRING "OpenSSL series to build the provider against besides the main one (3.0;3.6;4.0)")
+# The default build covers the system's 3.0 when there is one (nothing to
+# build); `make test` asks for 3.0, 3.6 and 4.0, and a series asked for that
+# cannot be had stops the configuration.
+execute_process(COMMAND sh ${PROJECT_SOURCE_DIR}/cmake/openssl/bootstrap.sh 3.0
+                OUTPUT_QUIET ERROR_QUIET RESULT_VARIABLE no_system_30)
+if(no_system_30)
+  set(matrix_default "")
+else()
+  set(matrix_default "3.0")
+endif()
+set(KPQC_OPENSSL_MATRIX "${matrix_default}" CACHE STRING
+    "OpenSSL series to build the provider against besides the main one (3.0;3.6;4.0)")
 
 # A copy of `target` built against another OpenSSL: the same sources,
 # include directories, definitions and options, with OpenSSL::SSL and
@@ -116,12 +126,9 @@ foreach(series ${KPQC_OPENSSL_MATRIX})
 
   if(BUILD_TESTING AND TARGET test_provider_kem)
     get_property(provider_kem_args GLOBAL PROPERTY KPQC_PROVIDER_KEM_ARGS)
-    kpqc_openssl_copy(test_provider_kem ${series} ${prefix} ${libdir} ${out}/tests)
-    add_executable(test_provider_capabilities-openssl-${series} ${PROJECT_SOURCE_DIR}/tests/integration/test_provider_capabilities.c)
-    target_include_directories(test_provider_capabilities-openssl-${series} BEFORE PRIVATE ${prefix}/include)
-    target_link_libraries(test_provider_capabilities-openssl-${series} PRIVATE ${libdir}/libcrypto.so)
-    set_target_properties(test_provider_capabilities-openssl-${series} PROPERTIES
-                          OUTPUT_NAME test_provider_capabilities RUNTIME_OUTPUT_DIRECTORY ${out}/tests)
+    foreach(test test_provider_kem test_provider_capabilities)
+      kpqc_openssl_copy(${test} ${series} ${prefix} ${libdir} ${out}/tests)
+    endforeach()
     set(env "LD_LIBRARY_PATH=${libdir}")
     add_test(NAME openssl_${series}_capabilities
              COMMAND test_provider_capabilities-openssl-${series} ${out}/providers)
