@@ -15,20 +15,29 @@ from .results import md_table
 from .stats import fmt_ratio, interleave, no_measurable_difference, over_rounds, summarize
 from .timekeeping import MachineLoad
 
-# Level-matched sets: classical, NIST PQC (OpenSSL's own), KpqC hybrid and pure.
-GROUPS = {
-    1: ["X25519", "secp256r1", "MLKEM512", "X25519MLKEM768", "x25519_smaugt1", "p256_smaugt1", "x25519_timer",
-        "x25519_ntruplus768", "p256_ntruplus768", "smaugt1", "ntruplus768"],
-    3: ["secp384r1", "X448", "MLKEM768", "SecP256r1MLKEM768", "p384_smaugt3", "x448_smaugt3", "p384_ntruplus864",
-        "x448_ntruplus864", "smaugt3", "ntruplus864"],
-    5: ["secp521r1", "MLKEM1024", "SecP384r1MLKEM1024", "p521_smaugt5", "x448_smaugt5", "p521_ntruplus1152",
-        "smaugt5", "ntruplus1152"],
-}
+# OpenSSL's own groups of each level (classical and NIST PQC); the KpqC
+# groups of the level come from the algorithm table (groups()).
+OPENSSL_GROUPS = {1: ["X25519", "secp256r1", "MLKEM512", "X25519MLKEM768"],
+                  3: ["secp384r1", "X448", "MLKEM768", "SecP256r1MLKEM768"],
+                  5: ["secp521r1", "MLKEM1024", "SecP384r1MLKEM1024"]}
+
+
+def kpqc_groups(level):
+    """The table's KpqC hybrid and pure groups of a level."""
+    return algorithms.names("hybrids", level) + algorithms.names("kems", level)
+
+
+def groups(level):
+    return OPENSSL_GROUPS[level] + kpqc_groups(level)
+
+
 SIGS = {1: ["EC:P-256", "ML-DSA-44"], 3: ["EC:P-384", "ML-DSA-65"], 5: ["EC:P-521", "ML-DSA-87"]}
 def family(group):
+    if group in algorithms.names("hybrids"):
+        return "KpqC hybrid"
+    if group in algorithms.names("kems"):
+        return "KpqC"
     g = group.lower()
-    if "smaug" in g or "timer" in g or "ntruplus" in g:
-        return "KpqC hybrid" if "_" in g else "KpqC"
     if "mlkem" in g:
         return "ML-KEM hybrid" if any(c in g for c in ("x25519", "secp", "x448")) else "ML-KEM"
     return "ECDHE"
@@ -214,8 +223,9 @@ def run(args, lab):
     have = available_groups(lab.build)
     configs, cert_configs = [], []
     for lvl in levels:
-        groups = [g for g in GROUPS[lvl] if g.lower() in have and (not only or g.lower() in only or g in BASELINES[lvl])]
-        configs += [(lvl, g, SIGS[lvl][0]) for g in groups]
+        level_groups = [g for g in groups(lvl) if g.lower() in have and
+                        (not only or g.lower() in only or g in BASELINES[lvl])]
+        configs += [(lvl, g, SIGS[lvl][0]) for g in level_groups]
         wanted = table_sigs(lvl) if args.sigs == "table" else [s for s in args.sigs.split(",") if s]
         if wanted:  # the certificate comparison: the level's NIST hybrid, every certificate type
             cert_configs += [(lvl, BASELINES[lvl][-1], s) for s in dict.fromkeys(SIGS[lvl] + wanted)]
@@ -239,7 +249,8 @@ def run(args, lab):
     lab.section("Heap per handshake (client and server together, OpenSSL's allocations)",
                 md_table(["level", "group", "certificate", "peak KiB", "allocations"], mem_rows))
     if args.tcp:
-        run_tcp(lab, [g for g in GROUPS[1] if g.lower() in have][:6], count, max(3, rounds // 4))
+        run_tcp(lab, [g for g in BASELINES[1] + algorithms.names("hybrids", 1) if g.lower() in have], count,
+                max(3, rounds // 4))
     return results
 
 
