@@ -29,12 +29,17 @@ def add_arguments(p):
     p.add_argument("--filter", default="", help="only algorithms whose name contains this")
 
 
+def upper_median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else None
+
+
 def block(lab, argv):
-    """{(alg, op): median ns} of one fresh kpqc-prims process."""
+    """{(alg, op): (median wall ns, median thread CPU ns)} of one fresh
+    kpqc-prims process."""
     out = {}
     for r in lab.build.run_json([lab.build.prims] + argv):
-        ns = sorted(r["ns"])
-        out[(r["alg"], r["op"])] = ns[len(ns) // 2]
+        out[(r["alg"], r["op"])] = (upper_median(r["ns"]), upper_median(r.get("cpu_ns", [])))
         lab.raw("paths", r)
     return out
 
@@ -46,7 +51,8 @@ def run(args, lab):
     algs = [a for a in algs if args.filter in a[0]]
     wanted = [p for p in ORDER if p in args.paths.split(",")]
     counterparts = sorted({COUNTERPART[kind][lvl] for _, kind, lvl in algs})
-    per_round = {}  # (alg, path, op) -> [ns per round]
+    per_round = {}  # (alg, path, op) -> [wall ns per round]
+    cpu_round = {}  # the same in thread CPU time
     for rnd in range(args.rounds):
         for alg, kind, _ in algs:
             for path in wanted:
@@ -55,18 +61,18 @@ def run(args, lab):
                                   "--slow-iterations", str(args.slow_iterations)])
                 for (a, op), ns in got.items():
                     if a == alg:
-                        per_round.setdefault((alg, path, op), []).append(ns)
+                        per_round.setdefault((alg, path, op), []).append(ns[0])
+                        cpu_round.setdefault((alg, path, op), []).append(ns[1])
         for name in counterparts:
             got = block(lab, ["--filter", name, "--iterations", str(args.iterations),
                               "--slow-iterations", str(args.slow_iterations)])
             for (a, op), ns in got.items():
                 if a == name:
-                    per_round.setdefault((name, "openssl", op), []).append(ns)
+                    per_round.setdefault((name, "openssl", op), []).append(ns[0])
+                    cpu_round.setdefault((name, "openssl", op), []).append(ns[1])
     lab.progress("paths", args.rounds, args.rounds)
 
-    def median(xs):
-        xs = sorted(xs)
-        return xs[len(xs) // 2] if xs else None
+    median = upper_median
 
     rows = []
     for alg, kind, lvl in algs:
@@ -77,21 +83,33 @@ def run(args, lab):
             if not any(vals.values()):
                 continue
             fast = paired_ratio(vals.get("avx512") or [], vals.get("avx2") or [])
+            cpu = {p: cpu_round.get((alg, p, op)) for p in wanted}
+            cpu_base = cpu_round.get((ref, "openssl", op))
+            fast_cpu = paired_ratio(cpu.get("avx512") or [], cpu.get("avx2") or [])
+            best = next((p for p in ("avx512", "avx2", "portable") if cpu.get(p)), None)
+            best_cpu = paired_ratio(cpu[best], cpu_base) if best and cpu_base else None
             cells = [f"{median(v) / 1e3:,.1f}" if v else "–" for v in vals.values()]
             vs_ossl = [fmt_ratio(paired_ratio(v, base)) if v and base else "–" for v in vals.values()]
             lab.row("paths", alg=alg, op=op, level=lvl, counterpart=ref, rounds=args.rounds,
                     **{f"{p}_ns": median(v) for p, v in vals.items() if v},
                     **({"openssl_ns": median(base)} if base else {}),
                     **({"avx512_over_avx2": fast} if fast else {}),
+                    **({"avx512_over_avx2_cpu": fast_cpu} if fast_cpu else {}),
+                    **{f"{p}_cpu_ns": median(v) for p, v in cpu.items() if v},
+                    **({f"{best}_over_openssl_cpu": best_cpu} if best_cpu else {}),
                     **{f"{p}_over_openssl": paired_ratio(v, base) for p, v in vals.items() if v and base})
-            rows.append([lvl, alg, op] + cells + [fmt_ratio(fast), f"{ref} {median(base) / 1e3:,.1f}" if base else "–"]
-                        + vs_ossl)
+            rows.append([lvl, alg, op] + cells + [fmt_ratio(fast), fmt_ratio(fast_cpu),
+                                                  f"{ref} {median(base) / 1e3:,.1f}" if base else "–"]
+                        + vs_ossl + [fmt_ratio(best_cpu)])
     lab.section(f"Code paths per operation (median µs over {args.rounds} paired rounds)",
-                md_table(["level", "algorithm", "op"] + list(wanted) + ["avx512 / avx2", "OpenSSL (µs)"] +
-                         [f"{p} / OpenSSL" for p in wanted], rows) +
+                md_table(["level", "algorithm", "op"] + list(wanted) + ["avx512 / avx2", "avx512 / avx2 (CPU time)",
+                                                                        "OpenSSL (µs)"] +
+                         [f"{p} / OpenSSL" for p in wanted] + ["fastest path / OpenSSL (CPU time)"], rows) +
                 f"\n\nEach round measures every path of every algorithm in the order {', '.join(wanted)}, then "
                 f"OpenSSL's counterparts, each block a fresh kpqc-prims process, every path on the same seeded inputs "
                 f"({args.iterations} samples per "
                 f"KEM operation, {args.slow_iterations} per signature operation); ratios are medians over rounds "
-                "of the per-round ratios with a bootstrap 95 % CI over rounds (≈: the interval contains 1).")
+                "of the per-round ratios with a bootstrap 95 % CI over rounds (≈: the interval contains 1). "
+                "Times are wall clock; the CPU-time columns use the thread's CPU time, which preemption on a "
+                "busy machine does not inflate (it inflates long operations more than short ones).")
     return per_round

@@ -2,7 +2,8 @@
  * kpqc-prims: time every primitive operation, KpqC (libkpqc's public API,
  * each code path) next to OpenSSL's ML-KEM, ML-DSA, SLH-DSA, X25519 and
  * ECDSA (EVP).  Prints one JSON object per (algorithm, operation, path)
- * with every sample in ns and TSC cycles; statistics are computed by the
+ * with every sample in ns, TSC cycles and the thread's CPU time in ns
+ * (`cpu_ns`, untouched by preemption on a busy machine); statistics are computed by the
  * lab.  Operations are interleaved per iteration so drift hits all alike.
  *
  *   kpqc-prims [--iterations N] [--slow-iterations M] [--filter SUBSTR] [--impl PATH] [--seed N]
@@ -24,13 +25,14 @@
 #include "paths.h"
 
 typedef struct {
-    uint64_t *ns, *cyc;
+    uint64_t *ns, *cyc, *cpu;
     size_t n;
 } series;
 
 static void series_init(series *s, size_t n) {
     s->ns = calloc(n, sizeof *s->ns);
     s->cyc = calloc(n, sizeof *s->cyc);
+    s->cpu = calloc(n, sizeof *s->cpu);
     s->n = 0;
 }
 
@@ -41,20 +43,24 @@ static void emit(const char *alg, const char *family, const char *kind, unsigned
     for (size_t i = 0; i < s->n; i++) printf("%s%llu", i ? "," : "", (unsigned long long)s->ns[i]);
     printf("],\"cycles\":[");
     for (size_t i = 0; i < s->n; i++) printf("%s%llu", i ? "," : "", (unsigned long long)s->cyc[i]);
+    printf("],\"cpu_ns\":[");
+    for (size_t i = 0; i < s->n; i++) printf("%s%llu", i ? "," : "", (unsigned long long)s->cpu[i]);
     printf("]}\n");
     fflush(stdout);
     free(s->ns);
     free(s->cyc);
+    free(s->cpu);
 }
 
-#define TIMED(s, stmt)                                       \
-    do {                                                     \
-        uint64_t t0 = bench_ns(), c0 = bench_cycles();       \
-        stmt;                                                \
-        uint64_t c1 = bench_cycles(), t1 = bench_ns();       \
-        (s)->ns[(s)->n] = t1 - t0;                           \
-        (s)->cyc[(s)->n] = c1 - c0;                          \
-        (s)->n++;                                            \
+#define TIMED(s, stmt)                                                        \
+    do {                                                                      \
+        uint64_t u0 = bench_cpu_ns(), t0 = bench_ns(), c0 = bench_cycles();   \
+        stmt;                                                                 \
+        uint64_t c1 = bench_cycles(), t1 = bench_ns(), u1 = bench_cpu_ns();   \
+        (s)->ns[(s)->n] = t1 - t0;                                            \
+        (s)->cyc[(s)->n] = c1 - c0;                                           \
+        (s)->cpu[(s)->n] = u1 - u0;                                           \
+        (s)->n++;                                                             \
     } while (0)
 
 static int failed;
