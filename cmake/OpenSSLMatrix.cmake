@@ -134,12 +134,14 @@ foreach(series ${KPQC_OPENSSL_MATRIX})
              COMMAND test_provider_capabilities-openssl-${series} ${out}/providers)
     add_test(NAME openssl_${series}_provider_kem
              COMMAND test_provider_kem-openssl-${series} ${out}/providers ${provider_kem_args})
-    # 3.0: what it can do and refuses (test_versions) and Debian's own
-    # programs through the stock-system snippet.  3.6 and later: the
-    # provider's whole integration suite (not the lab's, network or MQTT
-    # tests; the Python client there is the one of 3.5, the main build).
+    # 3.0: what it can do and refuses (test_versions), keys (encrypted keys,
+    # validation on load) and Debian's own programs through the stock-system
+    # snippet; the rest of the suite assumes 3.5 (ML-KEM, `list -tls-groups`,
+    # TLS signatures).  3.6 and later: the provider's whole integration
+    # suite (not the lab's, network or MQTT tests; the Python client there
+    # is the one of 3.5, the main build).
     if(series STREQUAL "3.0")
-      set(checks test_versions.py test_stock_system.py)
+      set(checks test_versions.py test_encrypted_keys.py test_key_validation.py test_stock_system.py)
       set(skip "")
     else()
       set(checks test_versions.py test_tls_groups.py test_tls_signatures.py test_signatures.py
