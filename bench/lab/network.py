@@ -339,7 +339,8 @@ def tcp_report(lab, results, title):
                               "initial window B", "extra round trips", "crosses initcwnd"], iw_rows))
 
 
-def plot(lab, results, stem):
+def plot(lab, results, stem="network"):
+    """Completion time by RTT and by loss (the suite's figures, drawn after run)."""
     ok = [r for r in results if r["status"] == "ok"]
     if not ok:
         return
@@ -549,7 +550,6 @@ def run(args, lab):
     link_check(lab, checks, results)
     chains = measured_chains(lab, args) if args.chain_rtt > 0 else []
     predicted = predicted_flights(lab, args.mtu)
-    plot(lab, results, "network")
     quic.extra_rtt_plot(lab, predicted, chains, "network_extra_rtts.png")
     return results
 

@@ -18,6 +18,11 @@ takes one round trip where TCP+TLS takes two.  Size costs more, though:
     is not increased), so the acknowledgements of a first round bound by
     the budget leave it at 12,000 bytes: a flight of more than 3,600 +
     12,000 bytes after one Initial takes a third round trip.
+  - OpenSSL buffers at most 16 KiB of a handshake flight not yet
+    acknowledged (its CRYPTO stream's send buffer): a round never sends
+    more, and a client whose own flight (mutual authentication) is larger
+    cannot hand its Finished over, so cannot end its handshake, before the
+    server has acknowledged the start of that flight.
 OpenSSL's server does not validate addresses by Retry here (that would
 cost a round trip of its own); OpenSSL's client and server send 1,200-byte
 datagrams (they do not probe the path's MTU).
@@ -38,6 +43,7 @@ UDPIP_OVERHEAD = 28                 # IPv4 and UDP headers
 # 13 datagrams of 15,573 bytes.
 DATAGRAM_OVERHEAD, TLS_RECORD_BYTES = 45, 33
 PAYLOAD = MAX_DATAGRAM - DATAGRAM_OVERHEAD
+CRYPTO_BUFFER = 16384               # OpenSSL's send buffer of a CRYPTO stream (handshake bytes)
 
 
 def datagrams(tls_bytes):
@@ -56,31 +62,48 @@ def flight_bytes(tls_bytes, initials=1):
     return max(raw, min(n, initials) * MAX_DATAGRAM) + (MAX_DATAGRAM if initials > 1 else 0)
 
 
-def server_rounds(client_hello, server_flight):
-    """Round trips the server's first flight takes, and the bytes of each:
-    the first within the anti-amplification budget and the initial window,
-    the next ones (the address is validated by then) within the window,
-    which slow start grows by the bytes of each round that filled it."""
-    initials = datagrams(client_hello)
-    budget = AMPLIFICATION * MAX_DATAGRAM * initials
-    left, cwnd, rounds = flight_bytes(server_flight, initials), INITIAL_CWND, []
+def rounds_of(left, first_limit=None):
+    """The bytes a sender with a fresh window sends in each round trip until
+    left is out: within the window (which slow start grows by the bytes of
+    each round that filled it), the CRYPTO buffer, and first_limit in the
+    first round."""
+    cwnd, buffered, rounds = INITIAL_CWND, flight_bytes(CRYPTO_BUFFER + TLS_RECORD_BYTES), []
     while left > 0:
-        sent = min(left, cwnd, budget if not rounds else left)
+        sent = min(left, cwnd, buffered, first_limit if first_limit is not None and not rounds else left)
         rounds.append(sent)
         left -= sent
         cwnd += sent if sent == cwnd else 0
-    return {"initials": initials, "budget": budget, "round_bytes": rounds}
+    return rounds
 
 
-def model(rtt_ms, rate_mbit, cpu_ms, client_hello, server_flight, hrr):
+def server_rounds(client_hello, server_flight):
+    """Round trips the server's first flight takes, and the bytes of each:
+    the first within the anti-amplification budget, the next ones (the
+    address is validated by then) within the window and the buffer."""
+    initials = datagrams(client_hello)
+    budget = AMPLIFICATION * MAX_DATAGRAM * initials
+    return {"initials": initials, "budget": budget,
+            "round_bytes": rounds_of(flight_bytes(server_flight, initials), budget)}
+
+
+def client_wait_rtts(client_flight):
+    """Round trips a client's own flight (its certificates, with mutual
+    authentication) holds its Finished back: none while the flight fits the
+    CRYPTO buffer, then one per round of what is left."""
+    return len(rounds_of(max(0, client_flight - TLS_RECORD_BYTES - CRYPTO_BUFFER)))
+
+
+def model(rtt_ms, rate_mbit, cpu_ms, client_hello, server_flight, hrr, client_flight=0):
     """Expected time to the client's Finished over QUIC: one round trip for
     the flights (two with a HelloRetryRequest), one more per round the
-    server's flight needs beyond the first, the CPU time of both ends, and
-    the serialisation of the client's Initials and of what the round trips
-    do not hide (the last round and one datagram of each before it)."""
+    server's flight needs beyond the first and per round the client's own
+    flight (client_flight: mutual authentication) holds its Finished back,
+    the CPU time of both ends, and the serialisation of the client's
+    Initials and of what the round trips do not hide (the last round and
+    one datagram of each before it)."""
     s = server_rounds(client_hello, server_flight)
     extra = len(s["round_bytes"]) - 1
-    rounds = 1 + hrr + extra
+    rounds = 1 + hrr + extra + client_wait_rtts(client_flight)
     ms_per_byte = 8 / (rate_mbit * 1e3) if rate_mbit else 0.0
     wire = MAX_DATAGRAM + UDPIP_OVERHEAD
     last = s["round_bytes"][-1]
@@ -94,7 +117,8 @@ def model(rtt_ms, rate_mbit, cpu_ms, client_hello, server_flight, hrr):
 
 def summarize_cell(lab, conf, prof, client, served, method, error="", suite="network"):
     ok = [r for r in client if r["ok"]]
-    m = model(conf.rtt_ms, conf.rate_mbit, prof["cpu_ms"], prof["client_hello"], prof["server_flight"], prof["hrr"])
+    m = model(conf.rtt_ms, conf.rate_mbit, prof["cpu_ms"], prof["client_hello"], prof["server_flight"], prof["hrr"],
+              prof["client_flight"] if prof["mutual"] else 0)
     s = summarize([r["hs_ns"] / 1e6 for r in ok])
     done = [r for r in served if r["handshake"]]
     row = dict(transport="quic", rtt_ms=conf.rtt_ms, loss_pct=conf.loss_pct, rate_mbit=conf.rate_mbit, mtu=conf.mtu,
@@ -127,7 +151,7 @@ def summarize_cell(lab, conf, prof, client, served, method, error="", suite="net
     if prof["chain"]:
         row["chain"] = True
     if prof["mutual"]:
-        row["mutual"] = True
+        row.update(mutual=True, client_flight=prof["client_flight"])
         if ok:
             row["echo_p50_ms"] = summarize([r["ns"] / 1e6 for r in ok])["median"]
     return lab.row(suite, **row)
