@@ -11,7 +11,7 @@ from . import plots
 from .algorithms import table
 from .handshake import SIGS, baseline_level
 from .results import md_table
-from .stats import fmt_ratio, interleave, over_rounds
+from .stats import agreement, fmt_ratio, interleave, over_rounds
 from .timekeeping import MachineLoad
 
 
@@ -62,7 +62,7 @@ def run(args, lab, count=None, rounds=None):
         level = {k: v for k, v in per_round.items() if k[0] == lvl}
         for key, st in over_rounds(level, bases).items():
             rows[key] = lab.row("chains", level=lvl, sig=key[1], family=sig_family(key[1]), median_ns=st["median"],
-                                rounds=rounds,
+                                rounds=rounds, split_half=st["split_half"],
                                 count_per_round=count, ratio_to=st["ratio_to"], chain_der=facts[key]["chain_der"],
                                 **{f"noise_{k}": v for k, v in load.result.items()})
         names = SIGS[lvl]
@@ -76,7 +76,8 @@ def run(args, lab, count=None, rounds=None):
                              table_rows) +
                     f"\n\nDecoding the leaf and intermediate and validating the path to the trusted root "
                     f"(X509_verify_cert); {rounds} interleaved rounds of {count} validations; ratios are medians of "
-                    f"per-round ratios with a bootstrap 95 % CI, '≈' when it contains 1. Noise: {load.summary()}.")
+                    f"per-round ratios with a bootstrap 95 % CI, '≈' when it contains 1. "
+                    f"{agreement(r for k, r in rows.items() if k[0] == lvl)} Noise: {load.summary()}.")
         level_rows = sorted((r for k, r in rows.items() if k[0] == lvl), key=lambda r: r["median_ns"])
         plots.ratio_forest(lab, f"chains_L{lvl}.png", level_rows, names, lambda r: r["sig"],
                            f"Level {lvl}: certificate path validation")

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import algorithms, callgrind, plots
 from .results import md_table
-from .stats import fmt_ratio, interleave, no_measurable_difference, over_rounds, summarize
+from .stats import agreement, fmt_ratio, interleave, no_measurable_difference, over_rounds, summarize
 from .timekeeping import MachineLoad
 
 # OpenSSL's own groups of each level (classical and NIST PQC); the KpqC
@@ -158,7 +158,7 @@ def ratio_table(results, names, lead, lead_of):
     """Markdown rows of one comparison: the row's median, its ratio to each
     named baseline with the interval, a verdict against the last baseline,
     instructions."""
-    rows, halves = [], []
+    rows = []
     for r in ranked(results, names, lead_of):
         base = r["ratio_to"].get(names[-1])
         ir, ir_base = r["instructions"], next((x["instructions"] for x in results if lead_of(x) == names[-1]), None)
@@ -166,15 +166,9 @@ def ratio_table(results, names, lead, lead_of):
                     ["baseline" if lead_of(r) == n else fmt_ratio(r["ratio_to"].get(n)) for n in names] +
                     ["baseline" if lead_of(r) == names[-1] else verdict(base)] +
                     [f"{ir / 1e6:.2f}" if ir else "–", f"{ir / ir_base:.3f}" if ir and ir_base else "–"])
-        for n in names:
-            if r["split_half"].get(n) and lead_of(r) != n:
-                halves.append(abs(r["split_half"][n][0] - r["split_half"][n][1]))
     header = [lead, "family" if lead == "group" else "group", "median µs"] + \
         [f"ratio to {n} [95 % CI]" for n in names] + [f"vs {names[-1]}", "M instructions", f"instr. vs {names[-1]}"]
-    agreement = (f"Split-half agreement: the median ratio from even rounds and from odd rounds differ by "
-                 f"{np.median(halves):.3f} (median) and {max(halves):.3f} (largest) over the rows."
-                 if halves else "")
-    return md_table(header, rows), agreement
+    return md_table(header, rows), agreement(results)
 
 
 def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
@@ -183,7 +177,7 @@ def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
         scopes.setdefault((r["level"], r["sig"] if lead == "group" else r["group"]), []).append(r)
     for (lvl, fixed), rs in sorted(scopes.items()):
         names = names_of(lvl, fixed)
-        table, agreement = ratio_table(rs, names, lead, lead_of)
+        table, split = ratio_table(rs, names, lead, lead_of)
         r0 = rs[0]
         fixed_slug = "".join(c if c.isalnum() else "_" for c in fixed)
         lab.section(f"Level {lvl}: {title} ({fixed}; ratio to {' and '.join(names)})",
@@ -191,7 +185,7 @@ def report(lab, title, results, names_of, lead, lead_of, unavailable, load):
                     "configuration; median µs and ratios are medians over rounds (a ratio pairs two configurations "
                     "of the same round), 95 % CI by bootstrap over rounds; 'no measurable difference' when the "
                     "interval contains 1. Instructions per handshake: callgrind, difference of a 6- and a "
-                    f"1-handshake run. {agreement} Noise: {load.summary()}." +
+                    f"1-handshake run. {split} Noise: {load.summary()}." +
                     ("\n\nNot measured (not in this build): " + "; ".join(unavailable) if unavailable else ""))
         plots.ratio_forest(lab, f"{r0['suite']}_L{lvl}_{fixed_slug}.png", ranked(rs, names, lead_of), names, lead_of,
                            f"Level {lvl}: {title} ({fixed})")
@@ -297,4 +291,5 @@ def run_tcp(lab, groups, count, rounds):
                          ["handshakes/s (8 clients)"] + [f"handshakes/s ratio to {n}" for n in names], rows) +
                 f"\n\n{rounds} interleaved rounds of {count} sequential handshakes (latency) and of {4 * count} "
                 "handshakes by 8 client processes against 2 server processes (throughput); ratios are medians of "
-                f"per-round ratios with a bootstrap 95 % CI, '≈' when it contains 1. Noise: {load.summary()}.")
+                f"per-round ratios with a bootstrap 95 % CI, '≈' when it contains 1. Latency: {agreement(lat.values())} "
+                f"Throughput: {agreement(tput.values())} Noise: {load.summary()}.")

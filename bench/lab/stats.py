@@ -89,6 +89,17 @@ def split_half(values, baseline):
     return halves[0]["median"], halves[1]["median"]
 
 
+def agreement(rows):
+    """The split-half line of a table: how far the median ratios of the
+    even and the odd rounds lie apart over its rows (each row a result of
+    over_rounds)."""
+    gaps = [abs(h[0] - h[1]) for r in rows for h in r.get("split_half", {}).values() if h is not None]
+    if not gaps:
+        return ""
+    return (f"Split-half agreement: the median ratios of even and of odd rounds differ by {np.median(gaps):.3f} "
+            f"(median) and {max(gaps):.3f} (largest) over the rows.")
+
+
 def over_rounds(per_round, baselines):
     """For each configuration: the median over rounds of its values, and for
     each named baseline present, its paired ratio (see paired_ratio) and the
@@ -104,7 +115,8 @@ def over_rounds(per_round, baselines):
                 ratio = paired_ratio(vals, per_round[base])
                 if ratio is not None:
                     row["ratio_to"][name] = ratio
-                    row["split_half"][name] = split_half(vals, per_round[base])
+                    if base != c:  # a baseline agrees with itself
+                        row["split_half"][name] = split_half(vals, per_round[base])
         out[c] = row
     return out
 

@@ -86,7 +86,8 @@ def test_over_rounds_names_each_baseline_and_splits_halves():
     assert out["x"]["median"] == 125 and out["x"]["rounds"] == 4
     assert math.isclose(out["x"]["ratio_to"]["Base"]["median"], 0.85)
     assert [round(h, 9) for h in out["x"]["split_half"]["Base"]] == [0.85, 0.9]  # even rounds, odd rounds
-    assert out["base"]["ratio_to"]["Base"]["median"] == 1.0
+    assert out["base"]["ratio_to"]["Base"]["median"] == 1.0 and out["base"]["split_half"] == {}
+    assert "0.050 (median) and 0.050 (largest)" in stats.agreement(out.values())
 
 
 def test_every_suite_has_the_interface_and_every_report_entry_exists():
