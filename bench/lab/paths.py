@@ -12,7 +12,7 @@ per round (stats.paired_ratio): AVX-512 / AVX2, and each path / OpenSSL.
 """
 from . import algorithms
 from .results import md_table
-from .stats import paired_ratio, fmt_ratio
+from .stats import fmt_ratio, paired_ratio, upper_median
 
 ORDER = ("portable", "avx2", "avx512")  # measured in this order in every round
 COUNTERPART = {  # NIST level -> OpenSSL algorithm of the same kind
@@ -27,11 +27,6 @@ def add_arguments(p):
     p.add_argument("--slow-iterations", type=int, default=15, help="samples per signature operation and block")
     p.add_argument("--paths", default=",".join(ORDER), help="comma-separated paths to measure")
     p.add_argument("--filter", default="", help="only algorithms whose name contains this")
-
-
-def upper_median(xs):
-    xs = sorted(xs)
-    return xs[len(xs) // 2] if xs else None
 
 
 def block(lab, argv):
