@@ -351,8 +351,12 @@ int main(int argc, char **argv) {
     options o = {.host = "127.0.0.1", .servername = "localhost", .port = NULL, .group = "X25519",
                  .count = 1, .qos = 1, .timeout_ms = 10000, .payload = 64};
     /* Every option takes a value: options and values come in pairs. */
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const char *a = argv[i], *v = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v == NULL) {
+            fprintf(stderr, "kpqc-mqtt: unknown option or missing value: %s\n", a);
+            return 1;
+        }
         if (strcmp(a, "--host") == 0) o.host = v;
         else if (strcmp(a, "--servername") == 0) o.servername = v;
         else if (strcmp(a, "--port") == 0) o.port = v;
@@ -364,7 +368,10 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--qos") == 0) o.qos = atoi(v) ? 1 : 0;
         else if (strcmp(a, "--payload") == 0) o.payload = strtoul(v, NULL, 10);
         else if (strcmp(a, "--timeout-ms") == 0) o.timeout_ms = atoi(v);
-        else break;
+        else {
+            fprintf(stderr, "kpqc-mqtt: unknown option or missing value: %s\n", a);
+            return 1;
+        }
     }
     if (o.port == NULL || o.ca == NULL || o.payload > 65536 || o.timeout_ms <= 0) {
         fprintf(stderr, "usage: kpqc-mqtt --port P --group G --ca CA.pem [--cert C --key K] [--count N] "

@@ -68,7 +68,8 @@ def test_prims_carry_the_ratio_to_the_reference_code(lab, tmp_path):
 
 
 def test_measurement_programs_refuse_unknown_options(lab):
-    for prog, mode in (("kpqc-prims", []), ("kpqc-handshake", ["inproc"]), ("kpqc-instructions", [])):
+    for prog, mode in (("kpqc-prims", []), ("kpqc-handshake", ["inproc"]), ("kpqc-instructions", []),
+                       ("kpqc-mqtt", ["--port", "1", "--ca", "none"])):
         path = lab.build / "bench" / prog
         if not path.exists():
             continue
