@@ -67,11 +67,13 @@ def ratio_forest(lab, filename, rows, baselines, label, title):
     ax.set_xlabel(f"ratio (median over rounds, 95 % CI); 1.0 = as fast as the baseline, left of it = faster")
     ax.set_title(title, fontsize=10)
     from matplotlib.lines import Line2D
-    shapes = [Line2D([], [], marker=MARKERS[j % len(MARKERS)], color="#555555", linestyle="", label=f"to {n}")
+    from matplotlib.patches import Patch
+    shapes = [Line2D([], [], marker=MARKERS[j % len(MARKERS)], color="#555555", linestyle="", label=f"ratio to {n}")
               for j, n in enumerate(baselines)]
-    first = ax.legend(handles=shapes, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
-    ax.add_artist(first)
-    _family_legend(ax, {r.get("family") for r in rows}, loc="lower left", bbox_to_anchor=(1.01, 0))
+    families = {r.get("family") for r in rows}
+    colours = [Patch(color=COLORS.get(f, "#333333"), label=f) for f in COLORS if f in families]
+    ax.legend(handles=shapes + colours, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09),
+              ncol=min(4, len(shapes + colours)), frameon=False)
     _save(lab, fig, filename)
 
 
