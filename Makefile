@@ -4,6 +4,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FORTIFY_BUILD ?= build-fortify
+AARCH64_BUILD ?= build-aarch64
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -12,7 +13,7 @@ CMAKE_FLAGS ?=
 # keep what the build directory has (3.0, the system's, by default).
 OPENSSL_MATRIX ?=
 
-.PHONY: all deps build test test-asan test-fortify fuzz ct-report soak bench paper clean
+.PHONY: all deps build test test-asan test-fortify test-aarch64 fuzz ct-report soak bench paper clean
 
 all: build
 
@@ -29,7 +30,7 @@ build: deps
 # AddressSanitizer + UndefinedBehaviorSanitizer; the provider also against
 # the system's OpenSSL 3.0 and private 3.6 and 4.0 builds (cached).
 test: OPENSSL_MATRIX = 3.0;3.6;4.0
-test: build test-asan test-fortify fuzz
+test: build test-asan test-fortify test-aarch64 fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
@@ -45,6 +46,15 @@ test-fortify: deps
 	    -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
 	cmake --build $(FORTIFY_BUILD) -j $(JOBS)
 	cd $(FORTIFY_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(kat_|ct_)'
+
+# libkpqc, kpqc-kat and the unit tests cross-built for aarch64
+# (cmake/toolchains/aarch64-linux-gnu.cmake) and run under qemu-aarch64:
+# every KAT (AIMer's s sets on their first 10 records) and unit test.
+test-aarch64: deps
+	cmake -S . -B $(AARCH64_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake -DKPQC_BUILD_PROVIDER=OFF
+	cmake --build $(AARCH64_BUILD) -j $(JOBS)
+	cd $(AARCH64_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # One report of the constant-time checks of every algorithm and path.
 ct-report: build
@@ -68,4 +78,4 @@ paper: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench paper
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD) $(AARCH64_BUILD)

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config perl clang llvm lld libclang-rt-14-dev valgrind \
 python3 python3-venv python3-pip mosquitto mosquitto-clients iproute2 iputils-ping procps cargo \
-nginx-light curl default-jdk-headless maven libssl-dev openssl"
+nginx-light curl default-jdk-headless maven libssl-dev openssl \
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 
 missing=""
 for p in $APT_PACKAGES; do

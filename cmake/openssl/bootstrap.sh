@@ -11,11 +11,23 @@
 # run reuses it.
 #   KPQC_OPENSSL_PREFIX=/path   use that installation for the default, build nothing
 #   KPQC_CACHE_DIR=/path        where to cache (default ~/.cache/kpqc-tls)
+#   KPQC_OPENSSL_CROSS=aarch64-linux-gnu
+#                               cross-build for that target with Debian's cross
+#                               compiler (gcc-aarch64-linux-gnu); its programs
+#                               run under qemu-aarch64.  Never the system's.
 set -eu
 
 say() { echo "openssl-bootstrap: $*" >&2; }
 
 SERIES=${1:-3.5}
+CROSS=${KPQC_OPENSSL_CROSS:-}
+case "$CROSS" in
+    "") TARGET=""; RUN="" ;;
+    aarch64-linux-gnu)
+        TARGET="linux-aarch64 --cross-compile-prefix=$CROSS-"
+        RUN="qemu-aarch64 -L /usr/$CROSS" ;;
+    *) say "unknown cross target '$CROSS' (aarch64-linux-gnu)"; exit 2 ;;
+esac
 system_prefix() { pkg-config --variable=prefix openssl; }
 have_pkg_config() { command -v pkg-config >/dev/null 2>&1; }
 
@@ -31,9 +43,9 @@ case "$SERIES" in
         fi
         say "no system OpenSSL 3.0 (install libssl-dev)"; exit 1 ;;
     3.5)
-        if [ -n "${KPQC_OPENSSL_PREFIX:-}" ]; then echo "$KPQC_OPENSSL_PREFIX"; exit 0; fi
+        if [ -n "${KPQC_OPENSSL_PREFIX:-}" ] && [ -z "$CROSS" ]; then echo "$KPQC_OPENSSL_PREFIX"; exit 0; fi
         # A system OpenSSL that is new enough wins.
-        if have_pkg_config && pkg-config --atleast-version=3.5 openssl 2>/dev/null; then
+        if [ -z "$CROSS" ] && have_pkg_config && pkg-config --atleast-version=3.5 openssl 2>/dev/null; then
             system_prefix; exit 0
         fi
         CRATE_VERSION="300.5.5+3.5.5"
@@ -47,12 +59,12 @@ case "$SERIES" in
     *)
         say "unknown OpenSSL series '$SERIES' (3.0, 3.5, 3.6 or 4.0)"; exit 2 ;;
 esac
-CONFIG_FLAGS=$(echo $CONFIG_FLAGS)   # one line: it is part of the cache key
+CONFIG_FLAGS=$(echo $CONFIG_FLAGS $TARGET)   # one line: it is part of the cache key
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 KEY=$(printf '%s %s %s' "$CRATE_VERSION" "$CONFIG_FLAGS" "$(cat "$HERE/mkdef.pl" "$HERE/openssl.cnf" | sha256sum)" | sha256sum | cut -c1-12)
 CACHE=${KPQC_CACHE_DIR:-$HOME/.cache/kpqc-tls}
-PREFIX="$CACHE/openssl-${CRATE_VERSION#*+}-$KEY"
+PREFIX="$CACHE/openssl-${CRATE_VERSION#*+}${CROSS:+-$CROSS}-$KEY"
 
 if [ -x "$PREFIX/bin/openssl" ] && [ -f "$PREFIX/.complete" ]; then
     echo "$PREFIX"; exit 0
@@ -91,7 +103,7 @@ make -j"$(nproc)" >"$WORK/make.log" 2>&1 || { tail -n 40 "$WORK/make.log" >&2; e
 make install_sw >>"$WORK/make.log" 2>&1 || { tail -n 40 "$WORK/make.log" >&2; exit 1; }
 mkdir -p "$PREFIX/ssl"
 install -m 0644 "$HERE/openssl.cnf" "$PREFIX/ssl/openssl.cnf"
-LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/openssl" version >&2
+LD_LIBRARY_PATH="$PREFIX/lib" $RUN "$PREFIX/bin/openssl" version >&2
 touch "$PREFIX/.complete"
 say "OpenSSL ${CRATE_VERSION#*+} built in $(( $(date +%s) - STARTED )) s"
 cd / && rm -rf "$WORK"
