@@ -8,6 +8,7 @@
  *
  *   kpqc-kat ALG [--entropy HEX] [--count N]
  *   kpqc-kat --list
+ *   kpqc-kat --table-json   (the algorithm table, tools/table_json.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <kpqc/kpqc.h>
 
 #include "internal.h"
+#include "table_json.h"
 
 #define SEED_LEN 48
 
@@ -24,6 +26,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: kpqc-kat ALG [--entropy HEX] [--count N]\n"
             "       kpqc-kat --list\n"
+            "       kpqc-kat --table-json [FILE]  (the algorithm table as JSON)\n"
             "       kpqc-kat --impl     (the code path in use: portable, avx2, avx512)\n"
             "Prints the NIST-format KAT response file of ALG (a name or alias).\n"
             "  --entropy HEX  48-byte DRBG entropy input (default 000102...2F)\n"
@@ -175,6 +178,15 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < kpqc_kem_count(); k++) printf("%s\n", kpqc_kem_at(k)->name);
             for (size_t k = 0; k < kpqc_sig_count(); k++) printf("%s\n", kpqc_sig_at(k)->name);
             return 0;
+        } else if (strcmp(argv[i], "--table-json") == 0) {
+            /* to stdout, or to FILE when one follows */
+            FILE *out = i + 1 < argc ? fopen(argv[i + 1], "w") : stdout;
+            if (out == NULL) {
+                perror(argv[i + 1]);
+                return 1;
+            }
+            kpqc_table_json(out);
+            return (out != stdout ? fclose(out) : fflush(out)) == 0 ? 0 : 1;
         } else if (strcmp(argv[i], "--impl") == 0) {
             printf("%s\n", kpqc_impl_name());
             return 0;

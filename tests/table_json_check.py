@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""build/algorithms.json (kpqc-kat --table-json: the table as the C
+preprocessor reads it) against the table as tools/kpqc_table.py reads it and
+against the built library's descriptors (kpqc-kat --list): a row the two
+readers see differently -- a trailing comment, a stray comma -- fails here.
+
+  table_json_check.py ALGORITHMS_JSON [--kat-tool KPQC_KAT [--emulator CMD]]
+"""
+import argparse
+import json
+import pathlib
+import shlex
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import kpqc_table  # noqa: E402
+
+# JSON field <- kpqc_table field, per kind
+MAPS = {
+    ("kems", "KEM"): {"name": "id", "display": "display", "kat_name": "kat_name", "level": "level",
+                      "pk_len": "pk", "sk_len": "sk", "ct_len": "ct", "ss_len": "ss", "oid": "oid",
+                      "group_codepoint": "codepoint", "aliases": "aliases"},
+    ("sigs", "SIG"): {"name": "id", "display": "display", "kat_name": "kat_name", "level": "level",
+                      "pk_len": "pk", "sk_len": "sk", "sig_len": "sig", "oid": "oid",
+                      "sigalg_codepoint": "codepoint", "aliases": "aliases"},
+    ("hybrids", "HYBRID"): {"name": "id", "kem": "kem", "classical": "classical",
+                            "group_codepoint": "codepoint", "aliases": "aliases"},
+    ("composites", "COMPOSITE"): {"name": "id", "sig": "sig", "curve": "curve", "digest": "digest",
+                                  "oid": "oid", "sigalg_codepoint": "codepoint", "aliases": "aliases"},
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json")
+    ap.add_argument("--kat-tool")
+    ap.add_argument("--emulator", default="")
+    args = ap.parse_args()
+    js = json.loads(pathlib.Path(args.json).read_text())
+    py = kpqc_table.load()
+    errors = []
+    for (jkind, pkind), fields in MAPS.items():
+        jrows, prows = js[jkind], py[pkind]
+        if len(jrows) != len(prows):
+            errors.append(f"{jkind}: {len(jrows)} rows in C, {len(prows)} in Python")
+        for j, p in zip(jrows, prows):
+            for jf, pf in fields.items():
+                if j[jf] != p[pf]:
+                    errors.append(f"{jkind} {j['name']}: {jf} is {j[jf]!r} in C, {p[pf]!r} in Python")
+    kems = {k["name"]: k for k in js["kems"]}
+    sigs = {s["name"]: s for s in js["sigs"]}
+    for h in js["hybrids"]:
+        if h["level"] != kems[h["kem"]]["level"]:
+            errors.append(f"hybrid {h['name']}: level {h['level']} but its KEM's is {kems[h['kem']]['level']}")
+    for c in js["composites"]:
+        if c["level"] != sigs[c["sig"]]["level"]:
+            errors.append(f"composite {c['name']}: level {c['level']} but its scheme's is {sigs[c['sig']]['level']}")
+    fams = {f["name"] for f in js["families"]}
+    if args.kat_tool:
+        built = subprocess.run(shlex.split(args.emulator) + [args.kat_tool, "--list"], capture_output=True,
+                               text=True, check=True).stdout.split()
+        rows = {**kems, **sigs}
+        for name in built:
+            if name not in rows:
+                errors.append(f"{name}: built but not in the table")
+            elif rows[name]["family"] not in fams:
+                errors.append(f"{name}: its family {rows[name]['family']} has no family row")
+        built_fams = {rows[n]["family"] for n in built if n in rows}
+        errors += [f"family row {f} but nothing of it built" for f in fams - built_fams]
+    for e in errors:
+        print(e)
+    print(f"{sum(len(v) for v in js.values())} rows checked, {len(errors)} disagreements")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
