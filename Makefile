@@ -35,7 +35,7 @@ test: build test-asan test-fortify test-aarch64 fuzz
 
 test-asan: deps
 	CC=clang cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	    -DKPQC_SANITIZE=ON -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
+	    -DKPQC_SANITIZE=ON -DKPQC_CHECK_BOUNDS=ON -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E '^(kat_|ct_)'
 

@@ -35,3 +35,15 @@ void kpqc_wipe(void *p, size_t len) {
     while (len--) *v++ = 0;
 #endif
 }
+
+#ifdef KPQC_CHECK_BOUNDS
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bounds.h"
+
+void kpqc_bound_failed(const char *file, int line, const char *cond) {
+    fprintf(stderr, "%s:%d: bound violated: %s\n", file, line, cond);
+    abort();
+}
+#endif

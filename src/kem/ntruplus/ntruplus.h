@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bounds.h"
 #include "common/cpu.h"
 
 #define NTRUPLUS_Q 3457
@@ -49,6 +50,7 @@ static inline const int16_t *kpqc_ntruplus_base_zetas(const kpqc_ntruplus_params
 /* Field arithmetic. */
 static inline int16_t kpqc_ntruplus_mont(int32_t a) {
     /* a * R^-1 mod q in (-q, q), for |a| < q * 2^15 */
+    KPQC_BOUND(a > -NTRUPLUS_Q * 32768 && a < NTRUPLUS_Q * 32768);
     int16_t t = (int16_t)((uint32_t)a * NTRUPLUS_QINV);
     return (int16_t)((a - (int32_t)t * NTRUPLUS_Q) >> 16);
 }
@@ -63,6 +65,7 @@ static inline int16_t kpqc_ntruplus_barrett(int16_t a) {
 }
 /* Canonical representative in [0, q) of any a with |a| < q. */
 static inline int16_t kpqc_ntruplus_canon(int16_t a) {
+    KPQC_BOUND(a > -NTRUPLUS_Q && a < NTRUPLUS_Q);
     return (int16_t)(a + ((a >> 15) & NTRUPLUS_Q));
 }
 /* The representative in {-1, 0, 1} of (a mod+- q) mod 3, for |a| < q:

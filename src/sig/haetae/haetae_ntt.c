@@ -26,10 +26,17 @@ static inline int32_t reduce_mod(int32_t a, int32_t m, int64_t rec) {
     return t;
 }
 
-int32_t kpqc_haetae_freeze(int32_t a) { return reduce_mod(a, HAETAE_Q, BARRETT_Q); }
-int32_t kpqc_haetae_freeze2q(int32_t a) { return reduce_mod(a, HAETAE_DQ, BARRETT_DQ); }
+int32_t kpqc_haetae_freeze(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return reduce_mod(a, HAETAE_Q, BARRETT_Q);
+}
+int32_t kpqc_haetae_freeze2q(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return reduce_mod(a, HAETAE_DQ, BARRETT_DQ);
+}
 
 int32_t kpqc_haetae_center(int32_t a) {
+    KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
     a += (a >> 31) & HAETAE_Q;                        /* [0, q) */
     a -= ((int32_t)((HAETAE_Q - 1) / 2 - a) >> 31) & HAETAE_Q; /* (-q/2, q/2] */
     return a;

@@ -6,6 +6,7 @@
 #ifndef KPQC_HAETAE_NTT_KERNEL_H
 #define KPQC_HAETAE_NTT_KERNEL_H
 
+#include "common/bounds.h"
 #include "haetae.h"
 
 #define HAETAE_QINV 940508161u /* q^-1 mod 2^32 */
@@ -45,11 +46,13 @@ static const int32_t haetae_zetas[256] = {
 
 /* r = a * 2^-32 mod q with |r| < q, for |a| < 2^31 q. */
 static inline int32_t ntt_montgomery(int64_t a) {
+    KPQC_BOUND(a > -((int64_t)HAETAE_Q << 31) && a < ((int64_t)HAETAE_Q << 31));
     int32_t t = (int32_t)((uint32_t)(uint64_t)a * HAETAE_QINV);
     return (int32_t)((a - (int64_t)t * HAETAE_Q) >> 32);
 }
 
 static inline void ntt_kernel(int32_t a[HAETAE_N]) {
+    for (unsigned j = 0; j < HAETAE_N; j++) KPQC_BOUND(a[j] > -12 * HAETAE_Q && a[j] < 12 * HAETAE_Q);
     unsigned k = 0;
     for (unsigned len = 128; len > 0; len >>= 1) {
         for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
