@@ -73,6 +73,8 @@ typedef struct {
     int answered, frozen;
 } wire;
 
+#define LONG_HEADER 0x80
+#define INITIAL_TYPE 0x00 /* bits 4-5 of a long header's first byte */
 #define PEERS 16 /* the last peers counted; a run has one connection at a time */
 typedef struct {
     wire w[PEERS];
@@ -80,19 +82,23 @@ typedef struct {
     size_t seen; /* peers so far: the n-th is w[n % PEERS] */
 } wires;
 
-static wire *wire_of(wires *t, const BIO_ADDR *peer) {
+/* The counters of peer, new ones for a peer whose first datagram opens a
+ * connection (a client's Initial, at least 1,200 bytes, as a server
+ * accepts it or the client sends it); NULL for a stray datagram of a
+ * connection gone before this run, which no connection of it will count. */
+static wire *wire_of(wires *t, const BIO_ADDR *peer, const unsigned char *d, size_t len) {
     unsigned short port = peer ? BIO_ADDR_rawport(peer) : 0;
     for (size_t k = 0; k < t->seen && k < PEERS; k++) {
         size_t n = (t->seen - 1 - k) % PEERS;
         if (t->port[n] == port) return &t->w[n];
     }
+    if (len < 1200 || (d[0] & 0xB0) != (LONG_HEADER | INITIAL_TYPE)) return NULL;
     size_t n = t->seen++ % PEERS;
     memset(&t->w[n], 0, sizeof t->w[n]);
     t->port[n] = port;
     return &t->w[n];
 }
 
-#define LONG_HEADER 0x80
 
 /* The destination connection ID of a long-header datagram, or 0. */
 static size_t dcid_of(const unsigned char *d, size_t len, const unsigned char **id) {
@@ -102,7 +108,7 @@ static size_t dcid_of(const unsigned char *d, size_t len, const unsigned char **
 }
 
 static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
-    if (w->frozen || len == 0) return;
+    if (w == NULL || w->frozen) return;
     int is_long = (d[0] & LONG_HEADER) != 0;
     if (w->dgrams_in + w->dgrams_out == 0) { /* the client's first Initial names the connection */
         const unsigned char *id = NULL;
@@ -125,7 +131,8 @@ static void on_datagram(wire *w, int out, const unsigned char *d, size_t len) {
 static void count_all(BIO *b, int out, BIO_MSG *msg, size_t stride, size_t done) {
     for (size_t i = 0; i < done; i++) {
         BIO_MSG *m = (BIO_MSG *)((char *)msg + i * stride);
-        on_datagram(wire_of(BIO_get_data(b), m->peer), out, m->data, m->data_len);
+        const unsigned char *d = m->data;
+        if (m->data_len > 0) on_datagram(wire_of(BIO_get_data(b), m->peer, d, m->data_len), out, d, m->data_len);
     }
 }
 
@@ -298,10 +305,11 @@ typedef struct {
     wire w; /* up to the end of the client's handshake */
 } quic_result;
 
-static quic_result client_once(SSL_CTX *ctx, const struct sockaddr_in *server, unsigned timeout_ms) {
+/* One handshake from a fresh socket fd, which the caller closes. */
+static quic_result client_once(SSL_CTX *ctx, const struct sockaddr_in *server, unsigned timeout_ms, int fd) {
     quic_result res;
     memset(&res, 0, sizeof res);
-    int fd = udp_socket(), r;
+    int r;
     size_t n;
     SSL *c = SSL_new(ctx);
     BIO_ADDR *peer = BIO_ADDR_new();
@@ -334,7 +342,6 @@ done:
     SSL_shutdown_ex(c, SSL_SHUTDOWN_FLAG_RAPID | SSL_SHUTDOWN_FLAG_NO_BLOCK, NULL, 0);
     SSL_free(c);
     BIO_ADDR_free(peer);
-    close(fd);
     return res;
 }
 
@@ -352,8 +359,14 @@ int quic_link(SSL_CTX *server, SSL_CTX *client, const char *group, size_t count,
     pid_t child = spawn(serve_quic, 0, &q);
     close(fd);
     enter_netns(o->client_ns);
+    /* The server tells connections apart by the client's port: the last
+     * PEERS sockets stay open, so the kernel cannot give their ports out again. */
+    int recent[PEERS];
+    for (size_t k = 0; k < PEERS; k++) recent[k] = -1;
     for (size_t i = 0; i < count + warmup; i++) {
-        quic_result r = client_once(client, &a, timeout_ms);
+        if (recent[i % PEERS] >= 0) close(recent[i % PEERS]);
+        recent[i % PEERS] = udp_socket();
+        quic_result r = client_once(client, &a, timeout_ms, recent[i % PEERS]);
         if (i < warmup) continue;
         printf("{\"mode\":\"quic\",\"group\":\"%s\",\"negotiated\":\"%s\",\"peer_sig\":\"%s\",\"ok\":%d,"
                "\"timeout\":%d,\"hs_ns\":%llu,\"ns\":%llu,", group, r.negotiated, r.peer_sig, r.ok, r.timed_out,
@@ -362,6 +375,8 @@ int quic_link(SSL_CTX *server, SSL_CTX *client, const char *group, size_t count,
         printf("}\n");
         fflush(stdout);
     }
+    for (size_t k = 0; k < PEERS; k++)
+        if (recent[k] >= 0) close(recent[k]);
     kill(child, SIGTERM);
     waitpid(child, NULL, 0);
     return 0;
