@@ -245,11 +245,11 @@ def chain_table(lab, rtt_ms, group, results, profiles, sent, md_table):
     rows = []
     for r in results:
         ok = r["status"] == "ok"
-        echo = r.get("echo_p50_ms")
+        echo, counted = r.get("echo_p50_ms"), r.get("rounds_lower_bound")
         rows.append([r["sig"], sent(r), r["cert_der"], r["server_flight"],
                      f"{r['first_round_bytes']} / {_f(r.get('server_first_out'), 'd')}",
                      f"{r['flight_bytes']} / {_f(r.get('server_flight_out'), 'd')}",
-                     f"{r['extra_rtts']} / {_f(r.get('rounds_lower_bound', 0) - 1 if ok else None, 'd')}",
+                     f"{r['rounds'] - 1} / {_f(counted - 1 if counted else None, 'd')}",
                      f"{r['model_ms']:.1f}", _f(r.get("p50_ms"), ".1f") if ok else "failed",
                      _f(rounds_timed(r), ".2f"),
                      _f((echo - r["p50_ms"]) / rtt_ms - 1 if echo and ok else None, ".2f")])
@@ -261,9 +261,10 @@ def chain_table(lab, rtt_ms, group, results, profiles, sent, md_table):
                 f"the client answers ({AMPLIFICATION}× the client's Initials, at most the {INITIAL_CWND}-byte "
                 "initial window) and what it sent, counted at its socket; its whole flight, modelled and sent. "
                 "Extra round trips: the model's, and at least this many by count. With chains both ways the "
-                "client's flight meets only its own congestion window (a client is never bound by the "
-                "anti-amplification limit): the last column is the extra round trips of the first application "
-                "byte's echo beyond its own, as in the TCP table.\n\n" +
+                "client's flight meets its own congestion window and OpenSSL's 16 KiB CRYPTO send buffer (a "
+                "client is never bound by the anti-amplification limit): a larger flight holds the client's "
+                "Finished back a round trip, which the model counts. The last column is the extra round trips "
+                "of the first application byte's echo beyond its own, as in the TCP table.\n\n" +
                 md_table(["certificate", "sent", "certificates DER B", "TLS server flight B",
                           "first round B: model / sent", "flight B: model / sent", "extra RTT: model / counted ≥",
                           "model ms", "p50 ms", "round trips timed", "client flight extra RTT"], rows))
