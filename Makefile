@@ -5,6 +5,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FORTIFY_BUILD ?= build-fortify
 AARCH64_BUILD ?= build-aarch64
+CTMSAN_BUILD ?= build-ctmsan
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -13,7 +14,7 @@ CMAKE_FLAGS ?=
 # keep what the build directory has (3.0, the system's, by default).
 OPENSSL_MATRIX ?=
 
-.PHONY: all deps build test test-asan test-fortify test-aarch64 fuzz ct-report soak bench paper clean
+.PHONY: all deps build test test-asan test-fortify test-aarch64 test-ctmsan fuzz ct-report soak bench paper clean
 
 all: build
 
@@ -25,12 +26,13 @@ build: deps
 	    $(if $(OPENSSL_MATRIX),-DKPQC_OPENSSL_MATRIX="$(OPENSSL_MATRIX)") $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The whole suite: unit, KAT (both code paths), constant-time (valgrind),
+# The whole suite: unit, KAT (every code path), constant-time (valgrind,
+# and MemorySanitizer natively on every path, avx512 included),
 # integration (openssl CLI, TLS, MQTT), then the same unit tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer; the provider also against
 # the system's OpenSSL 3.0 and private 3.6 and 4.0 builds (cached).
 test: OPENSSL_MATRIX = 3.0;3.6;4.0
-test: build test-asan test-fortify test-aarch64 fuzz
+test: build test-asan test-fortify test-aarch64 test-ctmsan fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
@@ -58,9 +60,18 @@ test-aarch64: deps
 	cmake --build $(AARCH64_BUILD) -j $(JOBS)
 	cd $(AARCH64_BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The constant-time check under MemorySanitizer (clang, secrets poisoned):
+# libkpqc and the harness only, every family on every path the CPU runs.
+test-ctmsan: deps
+	CC=clang cmake -S . -B $(CTMSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPQC_CT_MSAN=ON \
+	    -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
+	cmake --build $(CTMSAN_BUILD) -j $(JOBS) --target ct_check_msan
+	cd $(CTMSAN_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^ct_msan_'
+
 # One report of the constant-time checks of every algorithm and path.
-ct-report: build
-	$(BUILD)/venv/bin/python tests/hardening/ct_report.py --build-dir $(BUILD) --out $(BUILD)/ct-report.md
+ct-report: build test-ctmsan
+	$(BUILD)/venv/bin/python tests/hardening/ct_report.py --build-dir $(BUILD) --msan-build-dir $(CTMSAN_BUILD) \
+	    --out $(BUILD)/ct-report.md
 
 # 20,000 handshakes from 32 concurrent clients over a mix of KpqC groups.
 soak: build
@@ -80,4 +91,4 @@ paper: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench paper
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD) $(AARCH64_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD) $(AARCH64_BUILD) $(CTMSAN_BUILD)

@@ -10,9 +10,9 @@
 
 #define V __m128i
 #define XOR(a, b) _mm_xor_si128((a), (b))
-#define XOR5(a, b, c, d, e) _mm_ternarylogic_epi64(_mm_ternarylogic_epi64((a), (b), (c), 0x96), (d), (e), 0x96)
+#define XOR5(a, b, c, d, e) KPQC_XOR3(_mm, KPQC_XOR3(_mm, (a), (b), (c)), (d), (e))
 #define ROL(v, n) _mm_rol_epi64((v), (n))
-#define CHI(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0xd2)
+#define CHI(a, b, c) KPQC_CHI(_mm, (a), (b), (c))
 #define SET1(x) _mm_cvtsi64_si128((long long)(x))
 #define LOADV(p) _mm_loadl_epi64((const __m128i *)(p))
 #define STOREV(p, v) _mm_storel_epi64((__m128i *)(p), (v))

@@ -10,9 +10,9 @@
 
 #define V __m256i
 #define XOR(a, b) _mm256_xor_si256((a), (b))
-#define XOR5(a, b, c, d, e) _mm256_ternarylogic_epi64(_mm256_ternarylogic_epi64((a), (b), (c), 0x96), (d), (e), 0x96)
+#define XOR5(a, b, c, d, e) KPQC_XOR3(_mm256, KPQC_XOR3(_mm256, (a), (b), (c)), (d), (e))
 #define ROL(v, n) _mm256_rol_epi64((v), (n))
-#define CHI(a, b, c) _mm256_ternarylogic_epi64((a), (b), (c), 0xd2)
+#define CHI(a, b, c) KPQC_CHI(_mm256, (a), (b), (c))
 #define SET1(x) _mm256_set1_epi64x((long long)(x))
 #define LOADV(p) _mm256_loadu_si256((const __m256i *)(p))
 #define STOREV(p, v) _mm256_storeu_si256((__m256i *)(p), (v))

@@ -10,9 +10,9 @@
 
 #define V __m512i
 #define XOR(a, b) _mm512_xor_si512((a), (b))
-#define XOR5(a, b, c, d, e) _mm512_ternarylogic_epi64(_mm512_ternarylogic_epi64((a), (b), (c), 0x96), (d), (e), 0x96)
+#define XOR5(a, b, c, d, e) KPQC_XOR3(_mm512, KPQC_XOR3(_mm512, (a), (b), (c)), (d), (e))
 #define ROL(v, n) _mm512_rol_epi64((v), (n))
-#define CHI(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xd2)
+#define CHI(a, b, c) KPQC_CHI(_mm512, (a), (b), (c))
 #define SET1(x) _mm512_set1_epi64((long long)(x))
 #define LOADV(p) _mm512_loadu_si512((const void *)(p))
 #define STOREV(p, v) _mm512_storeu_si512((void *)(p), (v))

@@ -506,7 +506,7 @@ static uint32_t frombytes_avx2(const kpqc_ntruplus_params *p, int16_t *a, const 
         bad = _mm256_or_si256(bad, ge);
         vstore(a + i, _mm256_sub_epi16(x, _mm256_and_si256(ge, vset1(Q))));
     }
-    return 0u - (uint32_t)(_mm256_testz_si256(bad, bad) ^ 1);
+    return 0u - (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
 }
 
 /* kpqc_ntruplus_crepmod3_coeff's steps on 16 coefficients at a time; every

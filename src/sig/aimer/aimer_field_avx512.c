@@ -188,10 +188,10 @@ static inline __attribute__((always_inline)) void reduce_sliced(__m512i *w, __m5
                                                                 const unsigned k3) {
     for (unsigned i = 2 * nw - 1; i >= nw; i--) {
         __m512i v = t[i];
-        __m512i lo = _mm512_ternarylogic_epi64(v, _mm512_slli_epi64(v, k1), _mm512_slli_epi64(v, k2), 0x96);
-        t[i - nw] = _mm512_ternarylogic_epi64(t[i - nw], lo, _mm512_slli_epi64(v, k3), 0x96);
-        __m512i hi = _mm512_ternarylogic_epi64(_mm512_srli_epi64(v, 64 - k1), _mm512_srli_epi64(v, 64 - k2),
-                                               _mm512_srli_epi64(v, 64 - k3), 0x96);
+        __m512i lo = KPQC_XOR3(_mm512, v, _mm512_slli_epi64(v, k1), _mm512_slli_epi64(v, k2));
+        t[i - nw] = KPQC_XOR3(_mm512, t[i - nw], lo, _mm512_slli_epi64(v, k3));
+        __m512i hi = KPQC_XOR3(_mm512, _mm512_srli_epi64(v, 64 - k1), _mm512_srli_epi64(v, 64 - k2),
+                               _mm512_srli_epi64(v, 64 - k3));
         t[i - nw + 1] = _mm512_xor_si512(t[i - nw + 1], hi);
     }
     for (unsigned i = 0; i < nw; i++) w[i] = t[i];
