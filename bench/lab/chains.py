@@ -15,7 +15,7 @@ from .stats import agreement, fmt_ratio, interleave, over_rounds
 from .timekeeping import MachineLoad
 
 
-PRESETS = {"quick": {"rounds": 5, "count": 2}, "paper": {"rounds": 15, "count": 5}}
+PRESETS = {"quick": {"rounds": 9, "count": 3}, "paper": {"rounds": 15, "count": 5}}
 
 
 def add_arguments(p):

@@ -244,7 +244,7 @@ def run(args, lab):
                 md_table(["level", "group", "certificate", "peak KiB", "allocations"], mem_rows))
     if args.tcp:
         run_tcp(lab, [g for g in BASELINES[1] + algorithms.names("hybrids", 1) if g.lower() in have], count,
-                max(3, rounds // 4))
+                max(5, rounds // 2))
     return results
 
 
