@@ -19,6 +19,10 @@
 #define SMAUGT_SS_BYTES 32
 #define SMAUGT_MSG_MAX 32
 #define SMAUGT_SKPOLY_BYTES (SMAUGT_N / 4) /* 2 bits per ternary coefficient */
+/* The widest sets: log_q = 11 (SMAUG-T3 and T5), and SMAUG-T5's ciphertext
+ * (k = 4, log_p = 9, log_p' = 7), the longest. */
+#define SMAUGT_LOG_Q_MAX 11
+#define SMAUGT_CT_MAX_BYTES ((SMAUGT_KMAX * 9 + 7) * SMAUGT_N / 8)
 
 /* How the ephemeral secret r is sampled from its 3N/8, N/4 or N/2 seed bytes. */
 enum smaugt_cbd { SMAUGT_SPARSE_CBD3, SMAUGT_CBD1, SMAUGT_SPARSE_CBD4 };

@@ -28,7 +28,7 @@ typedef struct {
 
 /* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient. */
 static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t in[SMAUGT_SEED_BYTES + 2], buf[11 * SMAUGT_N / 8];
+    uint8_t in[SMAUGT_SEED_BYTES + 2], buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
     memcpy(in, seed, SMAUGT_SEED_BYTES);
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < p->k; j++) {
@@ -225,7 +225,7 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
 
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
     uint8_t mu[SMAUGT_MSG_MAX], seeds[64], reject[64], hct[32];
-    uint8_t ct2[(4 * 9 + 7) * SMAUGT_N / 8];
+    uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
     kpqc_keccak k;

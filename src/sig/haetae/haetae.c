@@ -155,7 +155,7 @@ struct keygen_ws {
     hpoly A0[HAETAE_KMAX][MMAX], a[HAETAE_KMAX];
     hpoly s[MMAX + HAETAE_KMAX], s2_read[HAETAE_KMAX], shat[MMAX], b[HAETAE_KMAX];
     uint8_t seed[HAETAE_SEEDBYTES], seedbuf[2 * HAETAE_SEEDBYTES + HAETAE_CRHBYTES];
-    uint8_t packed[HAETAE_KMAX * 512];
+    uint8_t packed[HAETAE_KMAX * HAETAE_POLYQ_MAX_BYTES];
 };
 
 static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *sk,
@@ -340,7 +340,7 @@ struct sign_ws {
     hpoly c, lb[HAETAE_LMAX], hb[HAETAE_LMAX], h[HAETAE_KMAX];
     uint8_t hash_in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8];
     uint8_t mu[HAETAE_CRHBYTES], seed[HAETAE_CRHBYTES], key_rnd[2 * HAETAE_SEEDBYTES];
-    uint8_t pk[HAETAE_SEEDBYTES + HAETAE_KMAX * 512];
+    uint8_t pk[HAETAE_SEEDBYTES + HAETAE_KMAX * HAETAE_POLYQ_MAX_BYTES];
     struct haetae_gauss_ws gauss;
 };
 

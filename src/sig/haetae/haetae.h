@@ -25,6 +25,9 @@
 /* Fixed-point scale of the hyperball samples: 2^13. */
 #define HAETAE_LNBITS 13
 #define HAETAE_LN (1 << HAETAE_LNBITS)
+/* A packed public-key polynomial of the widest set (mode 5: 16 bits a
+ * coefficient; modes 2 and 3 take 480 bytes). */
+#define HAETAE_POLYQ_MAX_BYTES 512
 /* Packed high bits of one polynomial, as hashed into the challenge. */
 #define HAETAE_HIGHBITS_BYTES (HAETAE_N * 9 / 8)
 
