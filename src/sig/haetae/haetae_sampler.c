@@ -132,23 +132,27 @@ uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
     return x;
 }
 
-/* ceil(a * b / 2^48) for 0 <= b < 2^63 (one signed 64-bit multiply) */
+/* ceil(a * b / 2^48) (one signed 64-bit multiply) */
 static inline int64_t mulh48(int64_t a, int64_t b) {
     return (int64_t)(((__int128)a * b + (((__int128)1 << 48) - 1)) >> 48);
 }
 
 /* exp(-xi / 2^48) in 48 fractional bits, never below the true value
- * (GALACTICS degree-10 coefficients, rounded up); xi < 2^63. */
-static uint64_t approx_exp(int64_t xi) {
-    static const int64_t coef[11] = {
-        INT64_C(55868746),        INT64_C(-743564434),      INT64_C(6953427278),
-        INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
-        INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
-        INT64_C(-281474976710650), INT64_C(281474976710657),
-    };
-    int64_t r = coef[0];
-    for (unsigned i = 1; i < 11; i++) r = mulh48(r, xi) + coef[i];
-    return (uint64_t)r;
+ * (GALACTICS degree-10 coefficients, rounded up), for eight xi.  The
+ * candidates give 0 <= xi < 2^48 (see haetae.h); Horner's r then stays
+ * below 2^50 in magnitude. */
+const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {
+    INT64_C(55868746),        INT64_C(-743564434),      INT64_C(6953427278),
+    INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
+    INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
+    INT64_C(-281474976710650), INT64_C(281474976710657),
+};
+void kpqc_haetae_approx_exp8_portable(uint64_t out[8], const int64_t xi[8]) {
+    for (unsigned j = 0; j < 8; j++) {
+        int64_t r = kpqc_haetae_exp_coef[0];
+        for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) r = mulh48(r, xi[j]) + kpqc_haetae_exp_coef[i];
+        out[j] = (uint64_t)r;
+    }
 }
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n) {
@@ -157,24 +161,34 @@ static inline uint64_t load_le(const uint8_t *p, unsigned n) {
     return v;
 }
 
+/* A candidate before its acceptance test: the value, its square, the 48
+ * bits of the test and the exponent it is tested against. */
+struct cand {
+    uint64_t v, rej;
+    int64_t e;
+    u128 sq;
+};
+
 /* One candidate from 26 bytes: 83 bits for the CDT, 48 for the acceptance
- * test, 72 for the fractional part.  Returns 1 when accepted. */
-static uint32_t gauss_candidate(uint64_t *val, u128 *sq, const uint8_t r[CAND_BYTES],
-                                cdt_fn cdt) {
+ * test, 72 for the fractional part. */
+static void gauss_candidate(struct cand *c, const uint8_t r[CAND_BYTES], cdt_fn cdt) {
     uint64_t x = cdt(load_le(r, 8), (uint32_t)load_le(r + 8, 3) & 0x7ffff);
-    uint64_t rej = load_le(r + 11, 6);
+    c->rej = load_le(r + 11, 6);
     hfix y = {load_le(r + 17, 6), load_le(r + 23, 3) | (x << 24)};
-    uint64_t v = (((y.lo >> 15) + 1) >> 1) + (y.hi << 32);
+    c->v = (((y.lo >> 15) + 1) >> 1) + (y.hi << 32);
     hfix s = kpqc_haetae_fix_square(y);
     uint64_t e = s.hi - ((x * x) << 20);
     e = ((e << 20) | (s.lo >> 28)) + 1;
-    e >>= 1;
-    uint64_t below = (uint64_t)(((int64_t)(rej & ~UINT64_C(1)) - (int64_t)approx_exp((int64_t)e)) >> 63) & 1;
+    c->e = (int64_t)(e >> 1);
+    c->sq = ((u128)s.hi << 48) + s.lo;
+}
+
+/* 1 when the candidate is accepted, given exp(-e) */
+static uint32_t gauss_accept(const struct cand *c, uint64_t ex) {
+    uint64_t below = (uint64_t)(((int64_t)(c->rej & ~UINT64_C(1)) - (int64_t)ex) >> 63) & 1;
     /* zero is on both halves of the line: keep it with probability 1/2 */
-    uint64_t nonzero = (v | (0 - v)) >> 63;
-    *val = v;
-    *sq = ((u128)s.hi << 48) + s.lo;
-    return (uint32_t)(below & (nonzero | (rej & 1)));
+    uint64_t nonzero = (c->v | (0 - c->v)) >> 63;
+    return (uint32_t)(below & (nonzero | (c->rej & 1)));
 }
 
 void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
@@ -204,18 +218,34 @@ void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d
  * candidates until len are accepted.  The squared values of the first len
  * accepted ones are summed; the first 256 values are the output.
  */
-static void gauss_candidate_into(struct haetae_gauss_lane *g, const uint8_t r[CAND_BYTES]) {
+static void gauss_candidate_into(struct haetae_gauss_lane *g, const struct cand *c, uint64_t ex) {
     if (g->n == HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front */
         kpqc_haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
         g->n = g->len;
     }
-    u128 sq;
-    uint32_t acc = gauss_candidate(&g->val[g->n], &sq, r, g->cdt);
+    uint32_t acc = gauss_accept(c, ex);
     uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
-    g->sum += sq & ((u128)0 - wanted);
+    g->val[g->n] = c->v;
+    g->sum += c->sq & ((u128)0 - wanted);
     g->count += acc;
     g->keep[g->n++] = (uint8_t)acc;
+}
+
+/* Up to eight candidates, their exponentials computed side by side. */
+static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
+    struct cand c[8];
+    int64_t xi[8] = {0};
+    uint64_t ex[8];
+    for (size_t i = 0; i < n; i++) {
+        gauss_candidate(&c[i], r + i * CAND_BYTES, g->cdt);
+        xi[i] = c[i].e;
+    }
+    g->exp8(ex, xi);
+    for (size_t i = 0; i < n; i++) gauss_candidate_into(g, &c[i], ex[i]);
+    kpqc_wipe(c, sizeof c);
+    kpqc_wipe(xi, sizeof xi);
+    kpqc_wipe(ex, sizeof ex);
 }
 
 static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t len) {
@@ -223,9 +253,14 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
     if (g->ncarry) { /* a candidate straddling two pieces */
         pos = CAND_BYTES - g->ncarry;
         memcpy(g->carry + g->ncarry, bytes, pos);
-        gauss_candidate_into(g, g->carry);
+        gauss_candidates_into(g, g->carry, 1);
     }
-    for (; pos + CAND_BYTES <= len; pos += CAND_BYTES) gauss_candidate_into(g, bytes + pos);
+    while (pos + CAND_BYTES <= len) {
+        size_t n = (len - pos) / CAND_BYTES;
+        n = n < 8 ? n : 8;
+        gauss_candidates_into(g, bytes + pos, n);
+        pos += n * CAND_BYTES;
+    }
     g->ncarry = len - pos;
     memcpy(g->carry, bytes + pos, g->ncarry);
     uint32_t done = ((uint32_t)g->len - 1 - g->count) >> 31; /* count >= len */
@@ -252,6 +287,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
         g[j].cdt = be->cdt_sample;
+        g[j].exp8 = be->approx_exp8;
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
