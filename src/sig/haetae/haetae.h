@@ -128,11 +128,12 @@ uint64_t kpqc_haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with
- * the rounding of the specification. */
+ * the rounding of the specification.  Computed apart from the rest of
+ * the candidate, eight at a time: measured faster than inline, and faster
+ * than an AVX-512 build of exact 26-bit-limb products. */
 #define HAETAE_EXP_DEGREE 10
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
-void kpqc_haetae_approx_exp8_portable(uint64_t out[8], const int64_t xi[8]);
-void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
+void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
 
 /*
  * The family's kernel table (see common/cpu.h); haetae_backend.c lists
@@ -146,8 +147,6 @@ struct haetae_backend {
     void (*fft_sqabs_acc)(int64_t sum[HAETAE_N], const hpoly *a);
     /* one CDT sample from 83 random bits */
     uint64_t (*cdt_sample)(uint64_t lo, uint32_t hi);
-    /* eight acceptance exponentials */
-    void (*approx_exp8)(uint64_t out[8], const int64_t xi[8]);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -176,7 +175,6 @@ struct haetae_gauss_lane {
     unsigned __int128 sum;
     uint8_t carry[HAETAE_CAND_BYTES];
     uint64_t (*cdt)(uint64_t lo, uint32_t hi);
-    void (*exp8)(uint64_t out[8], const int64_t xi[8]);
 };
 /* Working memory of the hyperball sampler (large: kept off the stack). */
 struct haetae_gauss_ws {

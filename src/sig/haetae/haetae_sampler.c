@@ -147,7 +147,7 @@ const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {
     INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
     INT64_C(-281474976710650), INT64_C(281474976710657),
 };
-void kpqc_haetae_approx_exp8_portable(uint64_t out[8], const int64_t xi[8]) {
+void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]) {
     for (unsigned j = 0; j < 8; j++) {
         int64_t r = kpqc_haetae_exp_coef[0];
         for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) r = mulh48(r, xi[j]) + kpqc_haetae_exp_coef[i];
@@ -232,7 +232,8 @@ static void gauss_candidate_into(struct haetae_gauss_lane *g, const struct cand 
     g->keep[g->n++] = (uint8_t)acc;
 }
 
-/* Up to eight candidates, their exponentials computed side by side. */
+/* Up to eight candidates, their exponentials computed side by side (eight
+ * independent multiply chains instead of one). */
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
     struct cand c[8];
     int64_t xi[8] = {0};
@@ -241,7 +242,7 @@ static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r,
         gauss_candidate(&c[i], r + i * CAND_BYTES, g->cdt);
         xi[i] = c[i].e;
     }
-    g->exp8(ex, xi);
+    kpqc_haetae_approx_exp8(ex, xi);
     for (size_t i = 0; i < n; i++) gauss_candidate_into(g, &c[i], ex[i]);
     kpqc_wipe(c, sizeof c);
     kpqc_wipe(xi, sizeof xi);
@@ -287,7 +288,6 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
         g[j].cdt = be->cdt_sample;
-        g[j].exp8 = be->approx_exp8;
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
