@@ -4,7 +4,11 @@ preprocessor reads it) against the table as tools/kpqc_table.py reads it and
 against the built library's descriptors (kpqc-kat --list): a row the two
 readers see differently -- a trailing comment, a stray comma -- fails here.
 
+CMake's configure-time reading (--rows-tool, tools/table_rows.c built for
+the build machine) must give the same rows as the built kpqc-kat.
+
   table_json_check.py ALGORITHMS_JSON [--kat-tool KPQC_KAT [--emulator CMD]]
+                      [--rows-tool TABLE_ROWS]
 """
 import argparse
 import json
@@ -37,6 +41,7 @@ def main() -> int:
     ap.add_argument("json")
     ap.add_argument("--kat-tool")
     ap.add_argument("--emulator", default="")
+    ap.add_argument("--rows-tool")
     args = ap.parse_args()
     js = json.loads(pathlib.Path(args.json).read_text())
     py = kpqc_table.load()
@@ -57,6 +62,14 @@ def main() -> int:
     for c in js["composites"]:
         if c["level"] != sigs[c["sig"]]["level"]:
             errors.append(f"composite {c['name']}: level {c['level']} but its scheme's is {sigs[c['sig']]['level']}")
+    if args.rows_tool:
+        rows = json.loads(subprocess.run([args.rows_tool], capture_output=True, text=True, check=True).stdout)
+        for kind in ("kems", "sigs", "hybrids", "composites"):
+            if rows[kind] != js[kind]:
+                errors.append(f"{kind}: CMake's configure-time rows differ from kpqc-kat's")
+        for f in js["families"]:
+            if not any(r["name"] == f["name"] and r["directory"] == f["directory"] for r in rows["families"]):
+                errors.append(f"family {f['name']}: not among CMake's configure-time families")
     fams = {f["name"] for f in js["families"]}
     if args.kat_tool:
         built = subprocess.run(shlex.split(args.emulator) + [args.kat_tool, "--list"], capture_output=True,

@@ -6,12 +6,19 @@
  * aliases lists.  A hybrid's or composite's level is its KpqC half's.
  * Family rows are the families built into this library, with the facts its
  * descriptors carry (display name, rejection rule) and their directory.
+ *
+ * Built with KPQC_TABLE_ROWS_ONLY it needs no library: CMake compiles it for
+ * the build machine at configure time (cmake/AlgorithmTable.cmake), before
+ * any family is built, and then the family rows are every family the table
+ * names, with their kind and directory only.
  */
 #include "table_json.h"
 
 #include <string.h>
 
+#ifndef KPQC_TABLE_ROWS_ONLY
 #include <kpqc/kpqc.h>
+#endif
 
 struct kem_row {
     const char *family, *name, *display, *kat_name;
@@ -107,34 +114,53 @@ static unsigned sig_level(const char *name) {
     return 0;
 }
 
+/* Opens a family row: name, kind and directory (src/<kind>/<name>). */
+static void family_row(FILE *out, int *first, const char *family, const char *kind) {
+    fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", out);
+    *first = 0;
+    lower(out, family);
+    fprintf(out, ", \"kind\": \"%s\", \"directory\": \"src/%s/", kind, kind);
+    for (const char *c = family; *c; c++) fputc(*c - 'A' + 'a', out);
+    fputc('"', out);
+}
+
+#ifdef KPQC_TABLE_ROWS_ONLY
+/* One family row per family the table names. */
+static void families(FILE *out) {
+    int first = 1;
+    for (size_t i = 0; i < COUNT(kems); i++) {
+        if (i > 0 && strcmp(kems[i - 1].family, kems[i].family) == 0) continue;
+        family_row(out, &first, kems[i].family, "kem");
+        fputs("}", out);
+    }
+    for (size_t i = 0; i < COUNT(sigs); i++) {
+        if (i > 0 && strcmp(sigs[i - 1].family, sigs[i].family) == 0) continue;
+        family_row(out, &first, sigs[i].family, "sig");
+        fputs("}", out);
+    }
+}
+#else
 /* One family row per built family, from its first descriptor. */
 static void families(FILE *out) {
     int first = 1;
     for (size_t i = 0; i < COUNT(kems); i++) {
         const kpqc_kem *k = kpqc_kem_by_name(kems[i].name);
         if (k == NULL || (i > 0 && strcmp(kems[i - 1].family, kems[i].family) == 0)) continue;
-        fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", out);
-        first = 0;
-        lower(out, kems[i].family);
-        fputs(", \"kind\": \"kem\", \"display\": ", out);
+        family_row(out, &first, kems[i].family, "kem");
+        fputs(", \"display\": ", out);
         str(out, k->family);
-        fputs(", \"directory\": \"src/kem/", out);
-        for (const char *c = kems[i].family; *c; c++) fputc(*c - 'A' + 'a', out);
-        fprintf(out, "\", \"rejection\": \"%s\"}", k->rejection == KPQC_REJECT_EXPLICIT ? "explicit" : "implicit");
+        fprintf(out, ", \"rejection\": \"%s\"}", k->rejection == KPQC_REJECT_EXPLICIT ? "explicit" : "implicit");
     }
     for (size_t i = 0; i < COUNT(sigs); i++) {
         const kpqc_sig *s = kpqc_sig_by_name(sigs[i].name);
         if (s == NULL || (i > 0 && strcmp(sigs[i - 1].family, sigs[i].family) == 0)) continue;
-        fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", out);
-        first = 0;
-        lower(out, sigs[i].family);
-        fputs(", \"kind\": \"sig\", \"display\": ", out);
+        family_row(out, &first, sigs[i].family, "sig");
+        fputs(", \"display\": ", out);
         str(out, s->family);
-        fputs(", \"directory\": \"src/sig/", out);
-        for (const char *c = sigs[i].family; *c; c++) fputc(*c - 'A' + 'a', out);
-        fputs("\"}", out);
+        fputs("}", out);
     }
 }
+#endif
 
 void kpqc_table_json(FILE *out) {
     fputs("{\n  \"kems\": [", out);
