@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Checks the one algorithm table: no name, alias, OID or TLS code point is
 claimed twice; hybrids and composites refer to existing algorithms at a
-sensible level; and docs/algorithms.md is the table's current rendering."""
+sensible level; and docs/algorithms.md is the table's current rendering.
+Reads build/algorithms.json (the table as the C preprocessor reads it).
+
+  table_check.py [BUILD_DIR]
+"""
 import collections
 import pathlib
 import sys
@@ -10,41 +14,41 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import kpqc_table  # noqa: E402
 
-t = kpqc_table.load()
+t = kpqc_table.from_build(sys.argv[1] if len(sys.argv) > 1 else ROOT / "build")
 errors = []
 
 names = collections.Counter()
-for kind in t.values():
-    for row in kind:
-        names[row["id"].lower()] += 1
+for kind in ("kems", "sigs", "hybrids", "composites"):
+    for row in t[kind]:
+        names[row["name"].lower()] += 1
         for a in row["aliases"]:
             names[a.lower()] += 1
 errors += [f"name claimed {n} times: {k}" for k, n in names.items() if n > 1]
 
-oids = collections.Counter(r["oid"] for k in ("KEM", "SIG", "COMPOSITE") for r in t[k])
+oids = collections.Counter(r["oid"] for k in ("kems", "sigs", "composites") for r in t[k])
 errors += [f"OID used {n} times: {k}" for k, n in oids.items() if n > 1]
 for o in oids:
     if not o.startswith("1.3.9999.410."):
         errors.append(f"OID outside the project's arc: {o}")
 
-groups = collections.Counter(r["codepoint"] for k in ("KEM", "HYBRID") for r in t[k])
-sigalgs = collections.Counter(r["codepoint"] for k in ("SIG", "COMPOSITE") for r in t[k])
+groups = collections.Counter(r["group_codepoint"] for k in ("kems", "hybrids") for r in t[k])
+sigalgs = collections.Counter(r["sigalg_codepoint"] for k in ("sigs", "composites") for r in t[k])
 errors += [f"group code point used {n} times: 0x{k:04X}" for k, n in groups.items() if n > 1]
 errors += [f"sigalg code point used {n} times: 0x{k:04X}" for k, n in sigalgs.items() if n > 1]
 
-kems = {k["id"]: k for k in t["KEM"]}
-sigs = {s["id"]: s for s in t["SIG"]}
+kems = {k["name"]: k for k in t["kems"]}
+sigs = {s["name"]: s for s in t["sigs"]}
 classical_level = {"p256": 1, "x25519": 1, "p384": 3, "x448": 3, "p521": 5}
-for h in t["HYBRID"]:
+for h in t["hybrids"]:
     if h["kem"] not in kems:
-        errors.append(f"hybrid {h['id']}: unknown KEM {h['kem']}")
+        errors.append(f"hybrid {h['name']}: unknown KEM {h['kem']}")
     elif h["classical"].startswith("p") and classical_level[h["classical"]] != kems[h["kem"]]["level"]:
-        errors.append(f"hybrid {h['id']}: NIST curve does not match the KEM's level")
+        errors.append(f"hybrid {h['name']}: NIST curve does not match the KEM's level")
     elif h["classical"] == "x448" and kems[h["kem"]]["level"] < 3:
-        errors.append(f"hybrid {h['id']}: x448 is for levels 3 and 5")
-for c in t["COMPOSITE"]:
+        errors.append(f"hybrid {h['name']}: x448 is for levels 3 and 5")
+for c in t["composites"]:
     if c["sig"] not in sigs:
-        errors.append(f"composite {c['id']}: unknown signature {c['sig']}")
+        errors.append(f"composite {c['name']}: unknown signature {c['sig']}")
 
 # Nothing of ours may reuse another implementation's identifiers.
 for line in (ROOT / "tests" / "data" / "foreign_identifiers.tsv").read_text().splitlines():
@@ -70,5 +74,5 @@ if (ROOT / "docs" / "algorithms.md").read_text() != expected:
 
 for e in errors:
     print("table:", e)
-print(f"table: {sum(len(v) for v in t.values())} rows checked, {len(errors)} problem(s)")
+print(f"table: {sum(len(t[k]) for k in ('kems', 'sigs', 'hybrids', 'composites'))} rows checked, {len(errors)} problem(s)")
 sys.exit(1 if errors else 0)

@@ -2,14 +2,31 @@
 """The one algorithm table (src/algorithms.def), read from Python.
 
 Tests, the benchmark lab and the documentation use this instead of
-repeating names, sizes, OIDs or code points.  Run as a script it prints the
-Markdown table of docs/algorithms.md (`--check FILE` fails if FILE differs).
+repeating names, sizes, OIDs or code points.  `from_build` reads
+build/algorithms.json, the table as the C preprocessor reads it
+(`kpqc-kat --table-json`); `load` is the older reading of the C file
+itself, still under the integration tests' short field names and checked
+against the JSON by tests/table_json_check.py.  Run as a script it prints
+the Markdown table of docs/algorithms.md from BUILD_DIR/algorithms.json
+(`[--build-dir BUILD_DIR] [--check FILE]`; --check fails if FILE differs).
 """
+import json
 import pathlib
 import re
 import sys
 
-DEF = pathlib.Path(__file__).resolve().parent.parent / "src" / "algorithms.def"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEF = ROOT / "src" / "algorithms.def"
+
+
+def from_build(build_dir=ROOT / "build"):
+    """build/algorithms.json: {"kems", "sigs", "hybrids", "composites",
+    "families"} rows under the JSON's field names.  Fails loudly when the
+    build has not written it."""
+    path = pathlib.Path(build_dir) / "algorithms.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: build first (make build)")
+    return json.loads(path.read_text())
 
 FIELDS = {
     "KEM": ["family", "id", "display", "kat_name", "level", "pk", "sk", "ct", "ss", "oid", "codepoint", "aliases"],
@@ -46,49 +63,55 @@ def load(path=DEF):
     return table
 
 
-def markdown(table=None):
-    t = table or load()
-    kems = {k["id"]: k for k in t["KEM"]}
-    sigs = {s["id"]: s for s in t["SIG"]}
+def markdown(table):
+    """docs/algorithms.md from the rows of `from_build`."""
+    t = table
+    kems = {k["name"]: k for k in t["kems"]}
+    sigs = {s["name"]: s for s in t["sigs"]}
     out = ["# Algorithms", "",
            "Generated from `src/algorithms.def` by `tools/kpqc_table.py`; do not edit by hand.",
            "OIDs sit under the experimental arc 1.3.9999.410; TLS code points are private-use values.",
            "", "## KEMs", "",
            "| name | specification | level | pk | sk | ct | ss | OID | TLS group | aliases |",
            "|---|---|---|---|---|---|---|---|---|---|"]
-    for k in t["KEM"]:
-        out.append(f"| `{k['id']}` | {k['display']} | {k['level']} | {k['pk']} | {k['sk']} | {k['ct']} | {k['ss']} "
-                   f"| {k['oid']} | 0x{k['codepoint']:04X} | {', '.join(k['aliases'])} |")
+    for k in t["kems"]:
+        out.append(f"| `{k['name']}` | {k['display']} | {k['level']} | {k['pk_len']} | {k['sk_len']} | {k['ct_len']} "
+                   f"| {k['ss_len']} | {k['oid']} | 0x{k['group_codepoint']:04X} | {', '.join(k['aliases'])} |")
     out += ["", "## Hybrid TLS groups (classical + KpqC; order in docs/provider.md)", "",
             "| group | KEM | classical | level | key share (client) | TLS group | aliases |",
             "|---|---|---|---|---|---|---|"]
     classical_share = {"x25519": 32, "x448": 56, "p256": 65, "p384": 97, "p521": 133}
-    for h in t["HYBRID"]:
+    for h in t["hybrids"]:
         k = kems[h["kem"]]
-        out.append(f"| `{h['id']}` | {k['display']} | {h['classical']} | {k['level']} "
-                   f"| {classical_share[h['classical']] + k['pk']} | 0x{h['codepoint']:04X} | {', '.join(h['aliases'])} |")
+        out.append(f"| `{h['name']}` | {k['display']} | {h['classical']} | {k['level']} "
+                   f"| {classical_share[h['classical']] + k['pk_len']} | 0x{h['group_codepoint']:04X} "
+                   f"| {', '.join(h['aliases'])} |")
     out += ["", "## Signatures", "",
             "| name | specification | level | pk | sk | signature | OID | TLS sigalg | aliases |",
             "|---|---|---|---|---|---|---|---|---|"]
-    for s in t["SIG"]:
-        out.append(f"| `{s['id']}` | {s['display']} | {s['level']} | {s['pk']} | {s['sk']} | {s['sig']} "
-                   f"| {s['oid']} | 0x{s['codepoint']:04X} | {', '.join(s['aliases'])} |")
+    for s in t["sigs"]:
+        out.append(f"| `{s['name']}` | {s['display']} | {s['level']} | {s['pk_len']} | {s['sk_len']} | {s['sig_len']} "
+                   f"| {s['oid']} | 0x{s['sigalg_codepoint']:04X} | {', '.join(s['aliases'])} |")
     out += ["", "## Composite signatures (KpqC ‖ ECDSA)", "",
             "| name | KpqC | ECDSA curve | digest | level | OID | TLS sigalg | aliases |",
             "|---|---|---|---|---|---|---|---|"]
-    for c in t["COMPOSITE"]:
+    for c in t["composites"]:
         s = sigs[c["sig"]]
-        out.append(f"| `{c['id']}` | {s['display']} | {c['curve']} | {c['digest']} | {s['level']} "
-                   f"| {c['oid']} | 0x{c['codepoint']:04X} | {', '.join(c['aliases'])} |")
+        out.append(f"| `{c['name']}` | {s['display']} | {c['curve']} | {c['digest']} | {s['level']} "
+                   f"| {c['oid']} | 0x{c['sigalg_codepoint']:04X} | {', '.join(c['aliases'])} |")
     return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
-    text = markdown()
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
-        current = pathlib.Path(sys.argv[2]).read_text()
-        if current != text:
-            sys.exit(f"{sys.argv[2]} is out of date: regenerate with tools/kpqc_table.py > {sys.argv[2]}")
-        print(f"{sys.argv[2]} matches src/algorithms.def")
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", default=str(ROOT / "build"))
+    ap.add_argument("--check")
+    args = ap.parse_args()
+    text = markdown(from_build(args.build_dir))
+    if args.check:
+        if pathlib.Path(args.check).read_text() != text:
+            sys.exit(f"{args.check} is out of date: regenerate with tools/kpqc_table.py > {args.check}")
+        print(f"{args.check} matches the algorithm table")
     else:
         sys.stdout.write(text)

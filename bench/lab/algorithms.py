@@ -1,23 +1,24 @@
 """The algorithm table, the lab's one source of algorithm names and sizes.
 
-The build writes build/algorithms.json (`kpqc-kat --table-json`); where a
-build has none yet, the same rows are read from src/algorithms.def through
-tools/kpqc_table.py and given the JSON's field names.  Suites ask this
+The build writes build/algorithms.json (`kpqc-kat --table-json`), read
+through tools/kpqc_table.py, the project's one reader of it; where a build
+has none yet, the same rows are read from src/algorithms.def through the
+same module and given the JSON's field names.  Suites ask this
 module, never a list typed into them.
 """
 import functools
-import json
 import pathlib
 import sys
 
 from .env import ROOT
 
+sys.path.insert(0, str(ROOT / "tools"))
+import kpqc_table  # noqa: E402
+
 _RENAME = {"id": "name", "pk": "pk_len", "sk": "sk_len", "ct": "ct_len", "ss": "ss_len", "sig": "sig_len"}
 
 
 def _from_def():
-    sys.path.insert(0, str(ROOT / "tools"))
-    import kpqc_table
     t = kpqc_table.load()
     kems = [{_RENAME.get(k, k) if k != "codepoint" else "group_codepoint": v for k, v in r.items()} for r in t["KEM"]]
     sigs = [{_RENAME.get(k, k) if k != "codepoint" else "sigalg_codepoint": v for k, v in r.items()} for r in t["SIG"]]
@@ -35,12 +36,8 @@ def _from_def():
 def table(build_dir=str(ROOT / "build")):
     """{"kems", "sigs", "hybrids", "composites", ...} rows; family names in
     lower case (the directory and module names)."""
-    path = pathlib.Path(build_dir) / "algorithms.json"
-    if path.exists():
-        t = json.loads(path.read_text())
-        for r in t["kems"] + t["sigs"]:
-            r["family"] = r["family"].lower()
-        return t
+    if (pathlib.Path(build_dir) / "algorithms.json").exists():
+        return kpqc_table.from_build(build_dir)
     return _from_def()
 
 
