@@ -48,11 +48,19 @@ static inline size_t smaugt_pk_bytes(const smaugt_params *p) {
 static inline size_t smaugt_ct_bytes(const smaugt_params *p) {
     return (p->k * p->log_p + p->log_p2) * SMAUGT_N / 8;
 }
+/* sk = s (k packed ternary polynomials) || d (32 bytes) || pk */
+static inline size_t smaugt_sk_pke_bytes(const smaugt_params *p) { return p->k * SMAUGT_SKPOLY_BYTES; }
+static inline size_t smaugt_sk_bytes(const smaugt_params *p) {
+    return smaugt_sk_pke_bytes(p) + 32 + smaugt_pk_bytes(p);
+}
 static inline size_t smaugt_cbd_seed_bytes(const smaugt_params *p) {
     return p->cbd == SMAUGT_SPARSE_CBD3 ? 3 * SMAUGT_N / 8
          : p->cbd == SMAUGT_CBD1        ? 2 * SMAUGT_N / 8
                                         : 4 * SMAUGT_N / 8;
 }
+
+/* The parameter sets (smaugt_kem.c). */
+extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt5_params, kpqc_timer_params;
 
 /* Samplers (smaugt_sample.c). */
 int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs);

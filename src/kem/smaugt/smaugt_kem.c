@@ -17,10 +17,10 @@
 #include "internal.h"
 #include "smaugt.h"
 
-static const smaugt_params smaugt1 = {2, 10, 8, 5, 70, SMAUGT_SPARSE_CBD3, 32, 0};
-static const smaugt_params smaugt3 = {3, 11, 9, 4, 88, SMAUGT_CBD1, 32, 0};
-static const smaugt_params smaugt5 = {4, 11, 9, 7, 87, SMAUGT_SPARSE_CBD4, 32, 0};
-static const smaugt_params timer = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16, 1};
+const smaugt_params kpqc_smaugt1_params = {2, 10, 8, 5, 70, SMAUGT_SPARSE_CBD3, 32, 0};
+const smaugt_params kpqc_smaugt3_params = {3, 11, 9, 4, 88, SMAUGT_CBD1, 32, 0};
+const smaugt_params kpqc_smaugt5_params = {4, 11, 9, 7, 87, SMAUGT_SPARSE_CBD4, 32, 0};
+const smaugt_params kpqc_timer_params = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16, 1};
 
 typedef struct {
     smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
@@ -183,16 +183,14 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     kpqc_wipe(s, sizeof s);
 }
 
-static size_t sk_pke_bytes(const smaugt_params *p) { return p->k * SMAUGT_SKPOLY_BYTES; }
-
 static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {
     uint8_t d[32], seed[SMAUGT_SEED_BYTES];
     int rc = kpqc_randombytes(rng, d, sizeof d);
     if (rc == KPQC_OK) rc = kpqc_randombytes(rng, seed, sizeof seed);
     if (rc == KPQC_OK) rc = indcpa_keypair(p, kpqc_smaugt_select_backend(), pk, sk, seed);
     if (rc == KPQC_OK) {
-        memcpy(sk + sk_pke_bytes(p), d, sizeof d);
-        memcpy(sk + sk_pke_bytes(p) + sizeof d, pk, smaugt_pk_bytes(p));
+        memcpy(sk + smaugt_sk_pke_bytes(p), d, sizeof d);
+        memcpy(sk + smaugt_sk_pke_bytes(p) + sizeof d, pk, smaugt_pk_bytes(p));
     }
     kpqc_wipe(d, sizeof d);
     kpqc_wipe(seed, sizeof seed);
@@ -226,7 +224,7 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
     uint8_t mu[SMAUGT_MSG_MAX], seeds[64], reject[64], hct[32];
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
-    const uint8_t *d = sk + sk_pke_bytes(p), *pk = d + 32;
+    const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
     kpqc_keccak k;
 
@@ -255,7 +253,7 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
 /* sk = s || d || pk: the copy of pk it carries must be pk.  Only the
  * verdict is made public. */
 static int check_keypair(const smaugt_params *p, const uint8_t *pk, const uint8_t *sk) {
-    int bad = kpqc_ct_memneq(sk + sk_pke_bytes(p) + 32, pk, smaugt_pk_bytes(p));
+    int bad = kpqc_ct_memneq(sk + smaugt_sk_pke_bytes(p) + 32, pk, smaugt_pk_bytes(p));
     KPQC_CT_DECLASSIFY(&bad, sizeof bad);
     return bad ? KPQC_ERR_DECODE : KPQC_OK;
 }
@@ -264,16 +262,16 @@ static const char *impl_name(void) { return kpqc_smaugt_select_backend()->info.n
 
 #define SMAUGT_OPS(name)                                                                     \
     static int name##_keypair(uint8_t *pk, uint8_t *sk, const kpqc_rng *rng) {              \
-        return keypair(&name, pk, sk, rng);                                                  \
+        return keypair(&kpqc_##name##_params, pk, sk, rng);                                  \
     }                                                                                        \
     static int name##_encaps(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) { \
-        return encaps(&name, ct, ss, pk, rng);                                               \
+        return encaps(&kpqc_##name##_params, ct, ss, pk, rng);                               \
     }                                                                                        \
     static int name##_decaps(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {           \
-        return decaps(&name, ss, ct, sk);                                                    \
+        return decaps(&kpqc_##name##_params, ss, ct, sk);                                    \
     }                                                                                        \
     static int name##_check_keypair(const uint8_t *pk, const uint8_t *sk) {                 \
-        return check_keypair(&name, pk, sk);                                                 \
+        return check_keypair(&kpqc_##name##_params, pk, sk);                                 \
     }                                                                                        \
     const struct kpqc_kem_ops kpqc_##name##_ops = {name##_keypair, name##_encaps, name##_decaps, \
                                                    name##_check_keypair, impl_name};
@@ -287,7 +285,8 @@ SMAUGT_OPS(timer)
  * indcpa_dec reads them (every bit pattern of the right length is a
  * ciphertext). */
 int kpqc_smaugt_unpack_ciphertext(unsigned set, const uint8_t *in, size_t len) {
-    static const smaugt_params *const sets[] = {&smaugt1, &smaugt3, &smaugt5, &timer};
+    static const smaugt_params *const sets[] = {&kpqc_smaugt1_params, &kpqc_smaugt3_params, &kpqc_smaugt5_params,
+                                                &kpqc_timer_params};
     uint16_t c[SMAUGT_N];
     if (set >= sizeof sets / sizeof sets[0] || len != smaugt_ct_bytes(sets[set])) return -1;
     const smaugt_params *p = sets[set];
