@@ -4,19 +4,17 @@
 Tests, the benchmark lab and the documentation use this instead of
 repeating names, sizes, OIDs or code points.  `from_build` reads
 build/algorithms.json, the table as the C preprocessor reads it
-(`kpqc-kat --table-json`); `load` is the older reading of the C file
-itself, still under the integration tests' short field names and checked
-against the JSON by tests/table_json_check.py.  Run as a script it prints
-the Markdown table of docs/algorithms.md from BUILD_DIR/algorithms.json
+(`kpqc-kat --table-json`); `load` gives the same rows under the
+integration tests' short field names.  Nothing in Python parses the C
+file.  Run as a script it prints the Markdown table of docs/algorithms.md
+from BUILD_DIR/algorithms.json
 (`[--build-dir BUILD_DIR] [--check FILE]`; --check fails if FILE differs).
 """
 import json
 import pathlib
-import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DEF = ROOT / "src" / "algorithms.def"
 
 
 def from_build(build_dir=ROOT / "build"):
@@ -28,39 +26,19 @@ def from_build(build_dir=ROOT / "build"):
         raise FileNotFoundError(f"{path} is missing: build first (make build)")
     return json.loads(path.read_text())
 
-FIELDS = {
-    "KEM": ["family", "id", "display", "kat_name", "level", "pk", "sk", "ct", "ss", "oid", "codepoint", "aliases"],
-    "SIG": ["family", "id", "display", "kat_name", "level", "pk", "sk", "sig", "oid", "codepoint", "aliases"],
-    "HYBRID": ["id", "kem", "classical", "codepoint", "aliases"],
-    "COMPOSITE": ["id", "sig", "curve", "digest", "oid", "codepoint", "aliases"],
-}
-INTS = {"level", "pk", "sk", "ct", "ss", "sig"}
+
+# The integration tests' short names for the JSON's kinds and fields.
+_KINDS = {"kems": "KEM", "sigs": "SIG", "hybrids": "HYBRID", "composites": "COMPOSITE"}
+_FIELDS = {"name": "id", "pk_len": "pk", "sk_len": "sk", "ct_len": "ct", "ss_len": "ss", "sig_len": "sig",
+           "group_codepoint": "codepoint", "sigalg_codepoint": "codepoint"}
 
 
-def _split_args(text):
-    return [a.strip() for a in re.findall(r'\s*("[^"]*"|[^,]+)', text)]
-
-
-def load(path=DEF):
-    """Returns {"KEM": [...], "SIG": [...], "HYBRID": [...], "COMPOSITE": [...]}."""
-    table = {k: [] for k in FIELDS}
-    for line in pathlib.Path(path).read_text().splitlines():
-        m = re.match(r"^KPQC_(KEM|SIG|HYBRID|COMPOSITE)\((.*)\)\s*$", line)
-        if not m:
-            continue
-        kind, args = m.group(1), _split_args(m.group(2))
-        row = {}
-        for name, value in zip(FIELDS[kind], args):
-            if value.startswith('"'):
-                value = value[1:-1]
-            elif name in INTS and kind in ("KEM", "SIG"):
-                value = int(value)
-            elif name == "codepoint":
-                value = int(value, 16)
-            row[name] = value
-        row["aliases"] = [a for a in row["aliases"].split(",") if a]
-        table[kind].append(row)
-    return table
+def load(build_dir=ROOT / "build"):
+    """The rows of `from_build` by kind ("KEM", "SIG", "HYBRID",
+    "COMPOSITE") under the short field names the integration tests use
+    (id, pk, sk, ct, ss, sig, codepoint)."""
+    t = from_build(build_dir)
+    return {short: [{_FIELDS.get(k, k): v for k, v in r.items()} for r in t[kind]] for kind, short in _KINDS.items()}
 
 
 def markdown(table):

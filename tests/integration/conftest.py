@@ -82,8 +82,8 @@ def lab(request, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def table():
-    return kpqc_table.load()
+def table(request):
+    return kpqc_table.load(request.config.getoption("--build-dir"))
 
 
 class Installed:

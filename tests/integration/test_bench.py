@@ -87,7 +87,7 @@ def test_chains_suite_validates_every_signature_beside_ecdsa_and_ml_dsa(lab, tmp
     rows = [row for row in json.loads((out / "summary.json").read_text())["rows"] if row["suite"] == "chains"]
     sys.path.insert(0, str(ROOT / "tools"))
     import kpqc_table
-    t = kpqc_table.load()
+    t = kpqc_table.load(lab.build)
     assert {row["sig"] for row in rows} >= {s["id"] for s in t["SIG"]} | {c["id"] for c in t["COMPOSITE"]} | {
         "EC:P-256", "ML-DSA-44", "EC:P-521", "ML-DSA-87"}
     for row in rows:
