@@ -7,9 +7,12 @@ fuzz_kem_unpack / fuzz_haetae_unpack / fuzz_aimer_parse: the same genuine
 ciphertexts and signatures of every parameter set, behind the set byte (the
 set's index in the target's list, which follows the table's order).  Targets that
 take DER/PEM or TLS bytes get their seeds from the provider's tools
-(`kpqc-openssl`), when the build has them.
+(`kpqc-openssl`), when the build has them.  Which algorithm is a KEM or a
+signature, and of which family, the algorithm table says
+(algorithms.json beside kpqc-kat, or --table).
 """
 import argparse
+import json
 import pathlib
 import subprocess
 
@@ -29,11 +32,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kat-tool", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--table", help="the build's algorithms.json (default: beside --kat-tool)")
     args = ap.parse_args()
     out = pathlib.Path(args.out)
+    table = json.loads(pathlib.Path(args.table or pathlib.Path(args.kat_tool).parent / "algorithms.json").read_text())
+    family = {r["name"]: r["family"] for r in table["kems"] + table["sigs"]}
     algs = subprocess.run([args.kat_tool, "--list"], capture_output=True, text=True, check=True).stdout.split()
-    kems = [a for a in algs if not a.startswith(("haetae", "aimer"))]
-    sigs = [a for a in algs if a.startswith(("haetae", "aimer"))]
+    kem_names = {r["name"] for r in table["kems"]}
+    kems = [a for a in algs if a in kem_names]
+    sigs = [a for a in algs if a not in kem_names]
     d = out / "fuzz_kem_decaps"
     d.mkdir(parents=True, exist_ok=True)
     for i, alg in enumerate(kems):
@@ -47,7 +54,7 @@ def main():
             msg = bytes.fromhex(rec["msg"])
             sig = bytes.fromhex(rec["sig"]) if "sig" in rec else bytes.fromhex(rec["sm"])[len(msg):]
             (d / f"{alg}-{j}").write_bytes(bytes([i, 1, 0]) + sig + msg)
-    decoder_seeds(args.kat_tool, out, kems, sigs)
+    decoder_seeds(args.kat_tool, out, kems, sigs, family)
 
 
 def signature_of(rec):
@@ -55,12 +62,13 @@ def signature_of(rec):
     return bytes.fromhex(rec["sig"]) if "sig" in rec else bytes.fromhex(rec["sm"])[len(msg):]
 
 
-def decoder_seeds(tool, out, kems, sigs):
+def decoder_seeds(tool, out, kems, sigs, family):
     """Two genuine encodings per parameter set for each decoder target."""
     targets = {
-        "fuzz_kem_unpack": ([a for a in kems if a.startswith("ntruplus")] + [a for a in kems if not a.startswith("ntruplus")], "ct"),
-        "fuzz_haetae_unpack": ([a for a in sigs if a.startswith("haetae")], "sig"),
-        "fuzz_aimer_parse": ([a for a in sigs if a.startswith("aimer")], "sig"),
+        "fuzz_kem_unpack": ([a for a in kems if family[a] == "ntruplus"] + [a for a in kems if family[a] != "ntruplus"],
+                            "ct"),
+        "fuzz_haetae_unpack": ([a for a in sigs if family[a] == "haetae"], "sig"),
+        "fuzz_aimer_parse": ([a for a in sigs if family[a] == "aimer"], "sig"),
     }
     for target, (algs, field) in targets.items():
         d = out / target
