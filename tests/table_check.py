@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Checks the one algorithm table: no name, alias, OID or TLS code point is
 claimed twice; hybrids and composites refer to existing algorithms at a
-sensible level; and docs/algorithms.md is the table's current rendering.
+sensible level; every KEM and signature has its official KAT digests; and
+docs/algorithms.md is the table's current rendering.
 Reads build/algorithms.json (the table as the C preprocessor reads it).
 
   table_check.py [BUILD_DIR]
 """
 import collections
+import json
 import pathlib
 import sys
 
@@ -67,6 +69,17 @@ for line in (ROOT / "tests" / "data" / "foreign_identifiers.tsv").read_text().sp
         for o in oids:
             if o.startswith(base + ".") and lo <= int(o[len(base) + 1:].split(".")[0]) <= hi:
                 errors.append(f"OID {o} inside {owner}'s arc {value}")
+
+# Every KEM and signature of the table has its official KAT file's digests
+# (tests/kat/kats.json), and nothing else has.
+kats = json.loads((ROOT / "tests" / "kat" / "kats.json").read_text())
+rows = [r["name"] for r in t["kems"] + t["sigs"]]
+errors += [f"{n}: no official KAT digests in tests/kat/kats.json" for n in rows if n not in kats]
+errors += [f"tests/kat/kats.json: {n} is not in the table" for n in kats if n not in rows]
+for n, kat in kats.items():
+    missing = {"file", "sha256", "sha256_first10"} - set(kat)
+    if missing:
+        errors.append(f"tests/kat/kats.json: {n} lacks {', '.join(sorted(missing))}")
 
 expected = kpqc_table.markdown(t)
 if (ROOT / "docs" / "algorithms.md").read_text() != expected:
