@@ -18,6 +18,18 @@ def pytest_addoption(parser):
     parser.addoption("--build-dir", default=str(ROOT / "build"))
 
 
+def pytest_generate_tests(metafunc):
+    """A test argument named after a family and a kind (`ntruplus_kem`,
+    `haetae_sig`) runs once per algorithm of that family in the table."""
+    for arg in metafunc.fixturenames:
+        family, _, kind = arg.rpartition("_")
+        if family and kind in ("kem", "sig"):
+            rows = kpqc_table.from_build(metafunc.config.getoption("--build-dir"))[kind + "s"]
+            names = [r["name"] for r in rows if r["family"] == family]
+            if names:
+                metafunc.parametrize(arg, names)
+
+
 class Lab:
     def __init__(self, build, tmp):
         self.build = pathlib.Path(build).resolve()
