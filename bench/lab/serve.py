@@ -30,6 +30,7 @@ import time
 from . import control
 from .handshake import available_groups
 from .results import md_table
+from .servers import stop_process
 
 LIMITS = {"connections": 8,         # control connections at once, authenticated or not
           "servers": 32,            # TLS servers per session
@@ -148,13 +149,7 @@ class TlsServer:
         if getattr(self, "agent", None) is not None:
             self.agent.release(self.workers)
             self.agent = None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         return self.proc.stderr.read() if self.proc.stderr else ""
 
 

@@ -31,6 +31,17 @@ def free_ports(n, host="127.0.0.1"):
             s.close()
 
 
+def stop_process(proc, timeout=10):
+    """Ends proc: SIGTERM, then SIGKILL if it has not exited within timeout seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=timeout)
+
+
 class Server:
     def __init__(self, argv, log_path, ready, env=None, timeout=20, name=None):
         self.argv, self.log_path, self.ready, self.env, self.timeout = argv, log_path, ready, env, timeout
@@ -60,13 +71,8 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        if self.proc is not None:
+            stop_process(self.proc)
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -279,14 +279,16 @@ pid_t spawn(void (*fn)(unsigned i, void *arg), unsigned i, void *arg) {
 
 typedef struct {
     tls_pair *t;
-    int lfd;
+    const char *group;
+    int lfd, port;
     size_t count;
-} link_server;
+    unsigned n;
+} job;
 
-static void serve_link(unsigned i, void *arg) {
-    link_server *l = arg;
+static void serve_job(unsigned i, void *arg) {
+    job *j = arg;
     (void)i;
-    serve(l->t, l->lfd, l->count, 1);
+    serve(j->t, j->lfd, j->count, 1);
 }
 
 int link_mode(tls_pair *t, const char *group, size_t count) {
@@ -295,8 +297,8 @@ int link_mode(tls_pair *t, const char *group, size_t count) {
     enter_netns(net.server_ns);
     int port, lfd = listen_any(&port);
     size_t warmup = 1;
-    link_server l = {t, lfd, count + warmup};
-    pid_t server = spawn(serve_link, 0, &l);
+    job l = {t, NULL, lfd, 0, count + warmup, 1};
+    pid_t server = spawn(serve_job, 0, &l);
     close(lfd);
     enter_netns(net.client_ns);
     client_loop(t, group, port, count, warmup);
@@ -313,20 +315,6 @@ static void in_processes(unsigned n, void (*fn)(unsigned, void *), void *arg) {
     for (unsigned i = 0; i < n; i++) kids[i] = spawn(fn, i, arg);
     for (unsigned i = 0; i < n; i++) waitpid(kids[i], NULL, 0);
     free(kids);
-}
-
-typedef struct {
-    tls_pair *t;
-    const char *group;
-    int lfd, port;
-    size_t count;
-    unsigned n;
-} job;
-
-static void serve_job(unsigned i, void *arg) {
-    job *j = arg;
-    (void)i;
-    serve(j->t, j->lfd, j->count, 1);
 }
 
 /* Serves until each worker has served --count connections or the process

@@ -4,6 +4,7 @@ files, nothing of the build tree): KpqC and hybrid groups chosen with
 nginx's ssl_ecdh_curve and curl's --curves, KpqC and composite certificate
 chains, mutual TLS with ssl_verify_client.  Servers listen on 127.0.0.1
 only and are stopped after the module."""
+import pathlib
 import re
 import shutil
 import socket
@@ -13,6 +14,9 @@ import sys
 import time
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+from lab.servers import stop_process  # noqa: E402
 
 GROUPS = ("x25519_smaugt1", "ntruplus768", "p256_ntruplus768")
 # OpenSSL 3.5's own hybrid group (code point from tests/data/foreign_identifiers.tsv),
@@ -121,13 +125,7 @@ http {{
                 time.sleep(0.1)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
 
 
 def _free_port():
