@@ -117,6 +117,10 @@ foreach(series ${KPQC_OPENSSL_MATRIX})
   endif()
 
   kpqc_openssl_build_dir(${series} ${prefix} ${libdir} ${out})
+  # The tests run with --build-dir ${out}: the same algorithm table there.
+  add_custom_command(TARGET kpqc-kat POST_BUILD
+                     COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_BINARY_DIR}/algorithms.json ${out}/algorithms.json
+                     VERBATIM)
 
   if(series STREQUAL "3.0")
     set(KPQC_STOCK_MODULE "@KPQC_PREFIX@/${KPQC_STOCK_MODULE_DIR}/kpqcprovider.so") # completed at install time
