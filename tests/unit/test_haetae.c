@@ -42,6 +42,49 @@ static const struct {
 static const kpqc_backend_info *const *backends;
 static size_t nbackends;
 
+/* Every backend's NTT (inverse = 0) or inverse NTT (inverse = 1) of a
+ * gives the portable one's integers. */
+static void same_transforms(const hpoly *a, int inverse, const char *what) {
+    hpoly ref = *a;
+    (inverse ? kpqc_haetae_invntt_portable : kpqc_haetae_ntt_portable)(&ref);
+    for (size_t k = 0; k < nbackends; k++) {
+        if (!kpqc_backend_usable(backends[k])) continue;
+        const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
+        hpoly v = *a;
+        (inverse ? be->invntt : be->ntt)(&v);
+        CHECK_MSG(memcmp(&ref, &v, sizeof v) == 0, "%s %s differs (%s inputs)", be->info.name,
+                  inverse ? "inverse NTT" : "NTT", what);
+    }
+}
+
+/* Coefficients of magnitude m: all +m, all -m, alternating, random signs,
+ * or uniform in [-m, m]. */
+static void fill_extreme(hpoly *a, int32_t m, unsigned pattern) {
+    for (unsigned i = 0; i < N; i++) {
+        switch (pattern) {
+        case 0: a->c[i] = m; break;
+        case 1: a->c[i] = -m; break;
+        case 2: a->c[i] = i & 1 ? -m : m; break;
+        case 3: a->c[i] = rnd32() & 1 ? -m : m; break;
+        default: a->c[i] = (int32_t)(rnd32() % (uint32_t)(2 * m + 1)) - m; break;
+        }
+    }
+}
+
+/* The bounds the callers keep: the NTT takes |a| < 12q; the inverse takes
+ * pointwise products, in (-q, q), or sums of up to HAETAE_LMAX of them. */
+static void transform_extremes(void) {
+    hpoly a;
+    for (unsigned pattern = 0; pattern < 8; pattern++) {
+        fill_extreme(&a, 12 * Q - 1, pattern);
+        same_transforms(&a, 0, "|a| up to 12q - 1");
+        fill_extreme(&a, Q - 1, pattern);
+        same_transforms(&a, 1, "|a| up to q - 1");
+        fill_extreme(&a, HAETAE_LMAX * (Q - 1), pattern);
+        same_transforms(&a, 1, "sums of HAETAE_LMAX products");
+    }
+}
+
 static void test_ntt(void) {
     const struct haetae_backend *cur = kpqc_haetae_select_backend();
     for (unsigned trial = 0; trial < 20; trial++) {
@@ -60,6 +103,7 @@ static void test_ntt(void) {
         cur->ntt(&ah);
         cur->ntt(&bh);
         kpqc_haetae_pointwise(&r, &ah, &bh);
+        same_transforms(&r, 1, "pointwise product");
         cur->invntt(&r);
         int ok = 1, bounded = 1;
         for (unsigned i = 0; i < N; i++) {
@@ -76,18 +120,12 @@ static void test_ntt(void) {
         for (unsigned i = 0; i < N; i++) ok &= modq(t.c[i]) == modq(modq(a.c[i]) * mont);
         CHECK_MSG(ok, "inverse NTT round trip (trial %u)", trial);
         /* every backend computes the same integers */
-        for (size_t k = 0; k < nbackends; k++) {
-            if (!kpqc_backend_usable(backends[k])) continue;
-            const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
-            hpoly u = a, v = a;
-            kpqc_haetae_ntt_portable(&u);
-            be->ntt(&v);
-            CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s NTT", be->info.name);
-            kpqc_haetae_invntt_portable(&u);
-            be->invntt(&v);
-            CHECK_MSG(memcmp(&u, &v, sizeof u) == 0, "%s inverse NTT", be->info.name);
-        }
+        same_transforms(&a, 0, "random");
+        hpoly ahat = a;
+        kpqc_haetae_ntt_portable(&ahat);
+        same_transforms(&ahat, 1, "NTT output");
     }
+    transform_extremes();
     /* reductions */
     for (int32_t v = -4 * Q; v < 4 * Q; v += 37) {
         CHECK(kpqc_haetae_freeze(v) == modq(v));

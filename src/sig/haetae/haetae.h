@@ -83,6 +83,8 @@ void kpqc_haetae_ntt_portable(hpoly *a);
 void kpqc_haetae_invntt_portable(hpoly *a);
 void kpqc_haetae_ntt_avx2(hpoly *a);
 void kpqc_haetae_invntt_avx2(hpoly *a);
+void kpqc_haetae_ntt_avx512(hpoly *a);
+void kpqc_haetae_invntt_avx512(hpoly *a);
 void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
 void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 

@@ -1,7 +1,8 @@
 /*
  * The NTT kernels, compiled twice: portably (haetae_ntt.c) and for AVX2
  * (haetae_ntt_avx2.c), where the compiler vectorises the butterflies.
- * Both builds compute the same integers.
+ * Both builds compute the same integers, and so does the AVX-512 one
+ * written with intrinsics from this table (haetae_ntt_avx512.c).
  */
 #ifndef KPQC_HAETAE_NTT_KERNEL_H
 #define KPQC_HAETAE_NTT_KERNEL_H
