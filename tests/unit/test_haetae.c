@@ -1,11 +1,11 @@
 /*
  * HAETAE internals and encoding rules: the NTT product against schoolbook
- * negacyclic multiplication, the vector NTT, FFT and CDT sample against the
- * portable ones, the rANS coder round trip and its refusals, the oblivious
- * compaction, sign/verify round trips, refusal of non-zero padding and of
- * malformed or truncated signatures (exact-size heap buffers, so
- * AddressSanitizer sees any read past the end), and verification of v1.1.2
- * signatures (same keys, older sampler).
+ * negacyclic multiplication, the vector NTT, pointwise product, FFT and
+ * CDT sample against the portable ones, the rANS coder round trip and its
+ * refusals, the oblivious compaction, sign/verify round trips, refusal
+ * of non-zero padding and of malformed or truncated signatures
+ * (exact-size heap buffers, so AddressSanitizer sees any read past the
+ * end), and verification of v1.1.2 signatures (same keys, older sampler).
  */
 #include <string.h>
 
@@ -57,6 +57,24 @@ static void same_transforms(const hpoly *a, int inverse, const char *what) {
     }
 }
 
+/* Every backend's pointwise product a * b * 2^-32, and its sum into r (here
+ * starting from b), gives the portable one's integers. */
+static void same_pointwise(const hpoly *a, const hpoly *b, const char *what) {
+    hpoly ref, ref_acc = *b;
+    kpqc_haetae_pointwise(&ref, a, b);
+    kpqc_haetae_pointwise_acc(&ref_acc, a, b);
+    for (size_t k = 0; k < nbackends; k++) {
+        if (!kpqc_backend_usable(backends[k])) continue;
+        const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
+        hpoly v, v_acc = *b;
+        be->pointwise(&v, a, b);
+        be->pointwise_acc(&v_acc, a, b);
+        CHECK_MSG(memcmp(&ref, &v, sizeof v) == 0, "%s pointwise product differs (%s inputs)", be->info.name, what);
+        CHECK_MSG(memcmp(&ref_acc, &v_acc, sizeof v) == 0, "%s pointwise sum differs (%s inputs)", be->info.name,
+                  what);
+    }
+}
+
 /* Coefficients of magnitude m: all +m, all -m, alternating, random signs,
  * or uniform in [-m, m]. */
 static void fill_extreme(hpoly *a, int32_t m, unsigned pattern) {
@@ -71,11 +89,15 @@ static void fill_extreme(hpoly *a, int32_t m, unsigned pattern) {
     }
 }
 
-/* The bounds the callers keep: the NTT takes |a| < 12q; the inverse takes
+/* The bounds the callers keep: the NTT takes |a| < 12q and returns
+ * |a| < 20q, the pointwise products take those; the inverse takes
  * pointwise products, in (-q, q), or sums of up to HAETAE_LMAX of them. */
 static void transform_extremes(void) {
-    hpoly a;
+    hpoly a, b;
     for (unsigned pattern = 0; pattern < 8; pattern++) {
+        fill_extreme(&a, 20 * Q - 1, pattern);
+        fill_extreme(&b, 20 * Q - 1, (pattern + 3) % 8);
+        same_pointwise(&a, &b, "|a|, |b| up to 20q - 1");
         fill_extreme(&a, 12 * Q - 1, pattern);
         same_transforms(&a, 0, "|a| up to 12q - 1");
         fill_extreme(&a, Q - 1, pattern);
@@ -102,6 +124,7 @@ static void test_ntt(void) {
         ah = a, bh = b;
         cur->ntt(&ah);
         cur->ntt(&bh);
+        same_pointwise(&ah, &bh, "NTT output");
         kpqc_haetae_pointwise(&r, &ah, &bh);
         same_transforms(&r, 1, "pointwise product");
         cur->invntt(&r);

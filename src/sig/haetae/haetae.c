@@ -59,8 +59,8 @@ static void expand_public(const struct haetae_params *p, const struct haetae_bac
 static void matrix_apply(const struct haetae_params *p, const struct haetae_backend *be, hpoly *r,
                          const hpoly A[HAETAE_KMAX][HAETAE_LMAX], const hpoly *xhat) {
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_haetae_pointwise(&r[i], &A[i][0], &xhat[0]);
-        for (unsigned j = 1; j < p->l; j++) kpqc_haetae_pointwise_acc(&r[i], &A[i][j], &xhat[j]);
+        be->pointwise(&r[i], &A[i][0], &xhat[0]);
+        for (unsigned j = 1; j < p->l; j++) be->pointwise_acc(&r[i], &A[i][j], &xhat[j]);
         be->invntt(&r[i]);
     }
 }
@@ -93,8 +93,8 @@ static void product_A0_s1(const struct haetae_params *p, const struct haetae_bac
         be->ntt(&s1hat[j]);
     }
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_haetae_pointwise(&b[i], &A0[i][0], &s1hat[0]);
-        for (unsigned j = 1; j < m; j++) kpqc_haetae_pointwise_acc(&b[i], &A0[i][j], &s1hat[j]);
+        be->pointwise(&b[i], &A0[i][0], &s1hat[0]);
+        for (unsigned j = 1; j < m; j++) be->pointwise_acc(&b[i], &A0[i][j], &s1hat[j]);
     }
 }
 
@@ -409,7 +409,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         be->ntt(&w->chat);
         w->cs[0] = w->c;
         for (unsigned j = 0; j < m + k; j++) {
-            kpqc_haetae_pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
+            be->pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
             be->invntt(&w->cs[j + 1]);
         }
         int32_t neg = -(int32_t)(b & 1);

@@ -83,8 +83,12 @@ void kpqc_haetae_ntt_portable(hpoly *a);
 void kpqc_haetae_invntt_portable(hpoly *a);
 void kpqc_haetae_ntt_avx2(hpoly *a);
 void kpqc_haetae_invntt_avx2(hpoly *a);
+void kpqc_haetae_pointwise_avx2(hpoly *r, const hpoly *a, const hpoly *b);
+void kpqc_haetae_pointwise_acc_avx2(hpoly *r, const hpoly *a, const hpoly *b);
 void kpqc_haetae_ntt_avx512(hpoly *a);
 void kpqc_haetae_invntt_avx512(hpoly *a);
+void kpqc_haetae_pointwise_avx512(hpoly *r, const hpoly *a, const hpoly *b);
+void kpqc_haetae_pointwise_acc_avx512(hpoly *r, const hpoly *a, const hpoly *b);
 void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
 void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 
@@ -149,6 +153,10 @@ struct haetae_backend {
     void (*fft_sqabs_acc)(int64_t sum[HAETAE_N], const hpoly *a);
     /* one CDT sample from 83 random bits */
     uint64_t (*cdt_sample)(uint64_t lo, uint32_t hi);
+    /* r = a * b * 2^-32 coefficient by coefficient (the NTT domain's
+     * product), and r += that */
+    void (*pointwise)(hpoly *r, const hpoly *a, const hpoly *b);
+    void (*pointwise_acc)(hpoly *r, const hpoly *a, const hpoly *b);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2

@@ -45,12 +45,5 @@ int32_t kpqc_haetae_center(int32_t a) {
 void kpqc_haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
 void kpqc_haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
 
-void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) {
-    for (unsigned i = 0; i < HAETAE_N; i++)
-        r->c[i] = kpqc_haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
-}
-
-void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) {
-    for (unsigned i = 0; i < HAETAE_N; i++)
-        r->c[i] += kpqc_haetae_montgomery_reduce((int64_t)a->c[i] * b->c[i]);
-}
+void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) { pointwise_kernel(r->c, a->c, b->c, 0); }
+void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) { pointwise_kernel(r->c, a->c, b->c, 1); }

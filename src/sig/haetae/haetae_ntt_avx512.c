@@ -1,6 +1,6 @@
 /*
- * AVX-512 NTT and inverse NTT: the integers of haetae_ntt_kernel.h, sixteen
- * coefficients a register.
+ * AVX-512 NTT, inverse NTT and pointwise products: the integers of
+ * haetae_ntt_kernel.h, sixteen coefficients a register.
  *
  * The Montgomery product is the portable one lane by lane: the exact 64-bit
  * product z * a of the even lanes, then of the odd ones (vpmuldq), t = its
@@ -145,4 +145,22 @@ void kpqc_haetae_invntt_avx512(hpoly *a) {
             }
     const __m512i f = _mm512_set1_epi32(HAETAE_INVNTT_F);
     for (unsigned i = 0; i < 16; i++) _mm512_storeu_si512((void *)&a->c[16 * i], mont_mul(v[i], f, f));
+}
+
+/* Coefficients i .. i + 15 of the pointwise product a * b * 2^-32, as
+ * kpqc_haetae_pointwise computes them. */
+static inline __m512i pointwise16(const hpoly *a, const hpoly *b, unsigned i) {
+    __m512i vb = _mm512_loadu_si512((const void *)&b->c[i]);
+    return mont_mul(_mm512_loadu_si512((const void *)&a->c[i]), vb, _mm512_srli_epi64(vb, 32));
+}
+
+void kpqc_haetae_pointwise_avx512(hpoly *r, const hpoly *a, const hpoly *b) {
+    for (unsigned i = 0; i < HAETAE_N; i += 16) _mm512_storeu_si512((void *)&r->c[i], pointwise16(a, b, i));
+}
+
+void kpqc_haetae_pointwise_acc_avx512(hpoly *r, const hpoly *a, const hpoly *b) {
+    for (unsigned i = 0; i < HAETAE_N; i += 16) {
+        __m512i sum = _mm512_add_epi32(_mm512_loadu_si512((const void *)&r->c[i]), pointwise16(a, b, i));
+        _mm512_storeu_si512((void *)&r->c[i], sum);
+    }
 }

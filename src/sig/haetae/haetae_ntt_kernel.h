@@ -1,8 +1,9 @@
 /*
- * The NTT kernels, compiled twice: portably (haetae_ntt.c) and for AVX2
- * (haetae_ntt_avx2.c), where the compiler vectorises the butterflies.
- * Both builds compute the same integers, and so does the AVX-512 one
- * written with intrinsics from this table (haetae_ntt_avx512.c).
+ * The NTT and pointwise-product kernels, compiled twice: portably
+ * (haetae_ntt.c) and for AVX2 (haetae_ntt_avx2.c), where the compiler
+ * vectorises the loops.  Both builds compute the same integers, and so
+ * does the AVX-512 one written with intrinsics from this table
+ * (haetae_ntt_avx512.c).
  */
 #ifndef KPQC_HAETAE_NTT_KERNEL_H
 #define KPQC_HAETAE_NTT_KERNEL_H
@@ -80,6 +81,15 @@ static inline void invntt_kernel(int32_t a[HAETAE_N]) {
         }
     }
     for (unsigned j = 0; j < HAETAE_N; j++) a[j] = ntt_montgomery((int64_t)HAETAE_INVNTT_F * a[j]);
+}
+
+/* r = a * b * 2^-32 coefficient by coefficient, or r += that (acc). */
+static inline void pointwise_kernel(int32_t r[HAETAE_N], const int32_t a[HAETAE_N], const int32_t b[HAETAE_N],
+                                    int acc) {
+    for (unsigned j = 0; j < HAETAE_N; j++) {
+        int32_t t = ntt_montgomery((int64_t)a[j] * b[j]);
+        r[j] = acc ? r[j] + t : t;
+    }
 }
 
 #endif
