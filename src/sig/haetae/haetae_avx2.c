@@ -1,5 +1,5 @@
-/* HAETAE's AVX2 kernel table: the NTT compiled for AVX2, the key's FFT
- * and the CDT sample written with its intrinsics. */
+/* HAETAE's AVX2 kernel table: the NTT, the pointwise products, the key's
+ * FFT and the CDT sample written with its intrinsics. */
 #include "haetae.h"
 
 const struct haetae_backend kpqc_haetae_backend_avx2 = {

@@ -42,8 +42,45 @@ int32_t kpqc_haetae_center(int32_t a) {
     return a;
 }
 
-void kpqc_haetae_ntt_portable(hpoly *a) { ntt_kernel(a->c); }
-void kpqc_haetae_invntt_portable(hpoly *a) { invntt_kernel(a->c); }
+void kpqc_haetae_ntt_portable(hpoly *p) {
+    int32_t *a = p->c;
+    for (unsigned j = 0; j < HAETAE_N; j++) KPQC_BOUND(a[j] > -12 * HAETAE_Q && a[j] < 12 * HAETAE_Q);
+    unsigned k = 0;
+    for (unsigned len = 128; len > 0; len >>= 1) {
+        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
+            const int64_t zeta = haetae_zetas[++k];
+            for (unsigned j = start; j < start + len; j++) {
+                int32_t t = ntt_montgomery(zeta * a[j + len]);
+                a[j + len] = a[j] - t;
+                a[j] = a[j] + t;
+            }
+        }
+    }
+}
 
-void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) { pointwise_kernel(r->c, a->c, b->c, 0); }
-void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) { pointwise_kernel(r->c, a->c, b->c, 1); }
+void kpqc_haetae_invntt_portable(hpoly *p) {
+    int32_t *a = p->c;
+    unsigned k = 256;
+    for (unsigned len = 1; len < HAETAE_N; len <<= 1) {
+        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
+            const int64_t zeta = -haetae_zetas[--k];
+            for (unsigned j = start; j < start + len; j++) {
+                int32_t t = a[j];
+                a[j] = t + a[j + len];
+                a[j + len] = ntt_montgomery(zeta * (t - a[j + len]));
+            }
+        }
+    }
+    for (unsigned j = 0; j < HAETAE_N; j++) a[j] = ntt_montgomery((int64_t)HAETAE_INVNTT_F * a[j]);
+}
+
+/* r = a * b * 2^-32 coefficient by coefficient, or r += that (acc). */
+static inline void pointwise(hpoly *r, const hpoly *a, const hpoly *b, int acc) {
+    for (unsigned j = 0; j < HAETAE_N; j++) {
+        int32_t t = ntt_montgomery((int64_t)a->c[j] * b->c[j]);
+        r->c[j] = acc ? r->c[j] + t : t;
+    }
+}
+
+void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b) { pointwise(r, a, b, 0); }
+void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b) { pointwise(r, a, b, 1); }

@@ -1,9 +1,7 @@
 /*
- * The NTT and pointwise-product kernels, compiled twice: portably
- * (haetae_ntt.c) and for AVX2 (haetae_ntt_avx2.c), where the compiler
- * vectorises the loops.  Both builds compute the same integers, and so
- * does the AVX-512 one written with intrinsics from this table
- * (haetae_ntt_avx512.c).
+ * What the portable NTT (haetae_ntt.c) and the AVX2 one
+ * (haetae_ntt_avx2.c) share: the zetas, the constants, and the scalar
+ * Montgomery reduction whose integers both compute.
  */
 #ifndef KPQC_HAETAE_NTT_KERNEL_H
 #define KPQC_HAETAE_NTT_KERNEL_H
@@ -51,45 +49,6 @@ static inline int32_t ntt_montgomery(int64_t a) {
     KPQC_BOUND(a > -((int64_t)HAETAE_Q << 31) && a < ((int64_t)HAETAE_Q << 31));
     int32_t t = (int32_t)((uint32_t)(uint64_t)a * HAETAE_QINV);
     return (int32_t)((a - (int64_t)t * HAETAE_Q) >> 32);
-}
-
-static inline void ntt_kernel(int32_t a[HAETAE_N]) {
-    for (unsigned j = 0; j < HAETAE_N; j++) KPQC_BOUND(a[j] > -12 * HAETAE_Q && a[j] < 12 * HAETAE_Q);
-    unsigned k = 0;
-    for (unsigned len = 128; len > 0; len >>= 1) {
-        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
-            const int64_t zeta = haetae_zetas[++k];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = ntt_montgomery(zeta * a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
-            }
-        }
-    }
-}
-
-static inline void invntt_kernel(int32_t a[HAETAE_N]) {
-    unsigned k = 256;
-    for (unsigned len = 1; len < HAETAE_N; len <<= 1) {
-        for (unsigned start = 0; start < HAETAE_N; start += 2 * len) {
-            const int64_t zeta = -haetae_zetas[--k];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = ntt_montgomery(zeta * (t - a[j + len]));
-            }
-        }
-    }
-    for (unsigned j = 0; j < HAETAE_N; j++) a[j] = ntt_montgomery((int64_t)HAETAE_INVNTT_F * a[j]);
-}
-
-/* r = a * b * 2^-32 coefficient by coefficient, or r += that (acc). */
-static inline void pointwise_kernel(int32_t r[HAETAE_N], const int32_t a[HAETAE_N], const int32_t b[HAETAE_N],
-                                    int acc) {
-    for (unsigned j = 0; j < HAETAE_N; j++) {
-        int32_t t = ntt_montgomery((int64_t)a[j] * b[j]);
-        r[j] = acc ? r[j] + t : t;
-    }
 }
 
 #endif
