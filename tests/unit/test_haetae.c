@@ -234,38 +234,79 @@ static void test_fft(void) {
     }
 }
 
-/* The CDT sample counts the entries below the input: checked at every
- * entry and its neighbours, on both paths. */
+static uint64_t cdt_count(unsigned __int128 r) {
+    uint64_t n = 0;
+    for (unsigned j = 0; j < HAETAE_CDT_SLOTS; j++)
+        n += r > (((unsigned __int128)kpqc_haetae_cdt_hi[j] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[j]);
+    return n;
+}
+
+static unsigned __int128 cdt_entry(unsigned i) {
+    return ((unsigned __int128)kpqc_haetae_cdt_hi[i] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[i];
+}
+
+/* The CDT samples count the entries below the input: checked at every
+ * entry and its neighbours, and at random. */
 static void test_cdt(void) {
-    for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
-        unsigned __int128 e = ((unsigned __int128)kpqc_haetae_cdt_hi[i] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[i];
-        for (int delta = -1; delta <= 1; delta++) {
-            unsigned __int128 r = e + (unsigned __int128)(__int128)delta;
-            if (r >> 83) continue;
-            uint64_t want = 0;
-            for (unsigned j = 0; j < HAETAE_CDT_PADDED; j++) {
-                unsigned __int128 f = ((unsigned __int128)kpqc_haetae_cdt_hi[j] << HAETAE_CDT_SPLIT) | (uint64_t)kpqc_haetae_cdt_lo[j];
-                want += r > f;
-            }
-            uint64_t lo = (uint64_t)r;
-            uint32_t hi = (uint32_t)(r >> 64);
-            for (size_t b = 0; b < nbackends; b++)
-                if (kpqc_backend_usable(backends[b]))
-                    CHECK_MSG(((const struct haetae_backend *)backends[b])->cdt_sample(lo, hi) == want,
-                              "%s CDT sample", backends[b]->name);
-        }
+    /* entry 16 b + j sits in row j, column b; non-decreasing; 2^83 - 1
+     * (never below an input) after the 166 entries */
+    unsigned __int128 prev = 0;
+    for (unsigned k = 0; k < HAETAE_CDT_SLOTS; k++) {
+        unsigned __int128 e = cdt_entry((k % 16) * HAETAE_CDT_BLOCKS + k / 16);
+        CHECK_MSG(e >= prev && (k >= 166) == (e == ((unsigned __int128)1 << 83) - 1), "CDT layout at %u", k);
+        prev = e;
     }
-    CHECK(kpqc_haetae_cdt_sample_portable(0, 0) == 0);
-    CHECK(kpqc_haetae_cdt_sample_portable(~UINT64_C(0), 0x7ffff) == 166);
-    for (size_t b = 0; b < nbackends; b++) {
-        if (!kpqc_backend_usable(backends[b])) continue;
-        uint64_t (*cdt)(uint64_t, uint32_t) = ((const struct haetae_backend *)backends[b])->cdt_sample;
-        CHECK(cdt(0, 0) == 0);
-        CHECK(cdt(~UINT64_C(0), 0x7ffff) == 166);
+    uint64_t (*const cdts[])(uint64_t, uint32_t) = {
+        kpqc_haetae_cdt_sample_portable,
+#ifdef KPQC_ISA_AVX2
+        kpqc_backend_usable(&kpqc_haetae_backend_avx2.info) ? kpqc_haetae_cdt_sample_avx2 : NULL,
+#endif
+    };
+    for (size_t k = 0; k < sizeof cdts / sizeof cdts[0]; k++) {
+        if (cdts[k] == NULL) continue;
+        for (unsigned i = 0; i < HAETAE_CDT_SLOTS; i++) {
+            for (int delta = -1; delta <= 1; delta++) {
+                unsigned __int128 r = cdt_entry(i) + (unsigned __int128)(__int128)delta;
+                if (r >> 83) continue;
+                CHECK_MSG(cdts[k]((uint64_t)r, (uint32_t)(r >> 64)) == cdt_count(r), "CDT sample %zu at entry %u", k, i);
+            }
+        }
+        CHECK(cdts[k](0, 0) == 0);
+        CHECK(cdts[k](~UINT64_C(0), 0x7ffff) == 166);
         for (unsigned t = 0; t < 2000; t++) {
             uint64_t lo = ((uint64_t)rnd32() << 32) | rnd32();
             uint32_t hi = rnd32() & 0x7ffff;
-            CHECK_MSG(cdt(lo, hi) == kpqc_haetae_cdt_sample_portable(lo, hi), "%s CDT sample", backends[b]->name);
+            CHECK_MSG(cdts[k](lo, hi) == cdt_count(((unsigned __int128)hi << 64) | lo), "CDT sample %zu", k);
+        }
+    }
+}
+
+/* Every path's candidates equal the portable ones: random bytes, and
+ * CDT inputs at each table entry and its neighbours. */
+static void test_gauss8(void) {
+    enum { CB = HAETAE_CAND_BYTES };
+    uint8_t r[8 * CB];
+    for (unsigned t = 0; t < 3000; t++) {
+        size_t n = 1 + t % 8;
+        for (size_t i = 0; i < sizeof r; i++) r[i] = (uint8_t)rnd32();
+        if (t < 3 * HAETAE_CDT_SLOTS) {
+            for (size_t c = 0; c < n; c++) {
+                unsigned __int128 v = cdt_entry((t / 3 + c) % HAETAE_CDT_SLOTS) + (unsigned __int128)(__int128)((int)(t % 3) - 1);
+                if (v >> 83) v = ((unsigned __int128)1 << 83) - 1;
+                for (unsigned b = 0; b < 11; b++) r[c * CB + b] = (uint8_t)(v >> (8 * b));
+            }
+        }
+        struct haetae_cand8 want, got;
+        kpqc_haetae_gauss8_portable(&want, r, n);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            memset(&got, 0xA5, sizeof got);
+            ((const struct haetae_backend *)backends[b])->gauss8(&got, r, n);
+            int ok = 1;
+            for (size_t c = 0; c < n; c++)
+                ok &= got.v[c] == want.v[c] && got.accept[c] == want.accept[c] && got.sq_lo[c] == want.sq_lo[c] &&
+                      got.sq_hi[c] == want.sq_hi[c] && want.accept[c] <= 1;
+            CHECK_MSG(ok, "%s candidates (batch %u)", backends[b]->name, t);
         }
     }
 }
@@ -304,6 +345,12 @@ static void test_approx_exp(void) {
         uint64_t out[8];
         kpqc_haetae_approx_exp8(out, &xi[8 * t]);
         for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+#ifdef KPQC_ISA_AVX512
+        if (kpqc_backend_usable(&kpqc_haetae_backend_avx512.info)) {
+            kpqc_haetae_approx_exp8_avx512(out, &xi[8 * t]);
+            for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+        }
+#endif
     }
     CHECK_MSG(bad == 0, "acceptance exponential: %u mismatches", bad);
     /* exp(0) = 1 and exp(-x) falls */
@@ -494,6 +541,7 @@ int main(void) {
     test_rans();
     test_fft();
     test_cdt();
+    test_gauss8();
     test_approx_exp();
     test_compact();
     test_signatures();

@@ -119,14 +119,15 @@ int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
  * one (n - 1 if nothing better is known). */
 void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
- * low halves, padded to a multiple of four entries; a sample counts the
- * entries below its 83 random bits. */
+ * low halves: 166 entries in blocks of 16, stored in 16 rows of 11 (row j
+ * holds entry j of every block), padded; a sample counts the entries
+ * below its 83 random bits. */
 #define HAETAE_CDT_SPLIT 42
-#define HAETAE_CDT_PADDED 168
-extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_PADDED], kpqc_haetae_cdt_lo[HAETAE_CDT_PADDED];
+#define HAETAE_CDT_BLOCKS 11
+#define HAETAE_CDT_SLOTS (16 * HAETAE_CDT_BLOCKS)
+extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS], kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS];
 uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
-uint64_t kpqc_haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with
@@ -136,6 +137,24 @@ uint64_t kpqc_haetae_cdt_sample_avx512(uint64_t lo, uint32_t hi);
 #define HAETAE_EXP_DEGREE 10
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
+#ifdef KPQC_ISA_AVX512
+void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
+#endif
+
+/*
+ * Up to eight consecutive 26-byte candidates, evaluated side by side:
+ * each one's value, its acceptance (0 or 1, which is secret) and its
+ * square, the 85-bit sq_hi 2^48 + sq_lo summed over the accepted ones.
+ * Entries from n on are left unspecified.
+ */
+struct haetae_cand8 {
+    uint64_t v[8], accept[8], sq_lo[8], sq_hi[8];
+};
+void kpqc_haetae_gauss8_generic(struct haetae_cand8 *out, const uint8_t *r, size_t n,
+                                uint64_t (*cdt)(uint64_t lo, uint32_t hi));
+void kpqc_haetae_gauss8_portable(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss8_avx2(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_t n);
 
 /*
  * The family's kernel table (see common/cpu.h); haetae_backend.c lists
@@ -147,12 +166,12 @@ struct haetae_backend {
     void (*invntt)(hpoly *a); /* inverse NTT, times 2^32 */
     /* adds the squared moduli of a's 256 evaluations to sum */
     void (*fft_sqabs_acc)(int64_t sum[HAETAE_N], const hpoly *a);
-    /* one CDT sample from 83 random bits */
-    uint64_t (*cdt_sample)(uint64_t lo, uint32_t hi);
     /* r = a * b * 2^-32 coefficient by coefficient (the NTT domain's
      * product), and r += that */
     void (*pointwise)(hpoly *r, const hpoly *a, const hpoly *b);
     void (*pointwise_acc)(hpoly *r, const hpoly *a, const hpoly *b);
+    /* the hyperball's candidates, eight at a time */
+    void (*gauss8)(struct haetae_cand8 *out, const uint8_t *r, size_t n);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -180,7 +199,7 @@ struct haetae_gauss_lane {
     int done;
     unsigned __int128 sum;
     uint8_t carry[HAETAE_CAND_BYTES];
-    uint64_t (*cdt)(uint64_t lo, uint32_t hi);
+    void (*gauss8)(struct haetae_cand8 *out, const uint8_t *r, size_t n);
 };
 /* Working memory of the hyperball sampler (large: kept off the stack). */
 struct haetae_gauss_ws {

@@ -1,7 +1,9 @@
 /* HAETAE's AVX2 kernel table: the NTT, the pointwise products, the key's
- * FFT and the CDT sample written with its intrinsics. */
+ * FFT and the CDT sample (inside the candidates) written with its
+ * intrinsics. */
 #include "haetae.h"
 
 const struct haetae_backend kpqc_haetae_backend_avx2 = {
     {"avx2", KPQC_FEAT_AVX2}, kpqc_haetae_ntt_avx2, kpqc_haetae_invntt_avx2, kpqc_haetae_fft_sqabs_acc_avx2,
-    kpqc_haetae_cdt_sample_avx2, kpqc_haetae_pointwise_avx2, kpqc_haetae_pointwise_acc_avx2};
+    kpqc_haetae_pointwise_avx2, kpqc_haetae_pointwise_acc_avx2,
+    kpqc_haetae_gauss8_avx2};

@@ -26,97 +26,78 @@ typedef unsigned __int128 u128;
 typedef uint64_t (*cdt_fn)(uint64_t lo, uint32_t hi);
 
 /* floor(CDF(k) * 2^83), CDF of the half-Gaussian rho(k) = exp(-k^2/512),
- * k >= 0, split at bit 42 so that both halves compare as signed 64-bit
- * differences (which vectorises); two entries of padding. */
-const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_PADDED] = {
-    0x018e942a95c, 0x031c613ce08, 0x04a7db5a371, 0x062f7d961e8,
-    0x07b1ce6e10f, 0x092d640ad8b, 0x0aa0e83513c, 0x0c0b1bea831,
-    0x0d6ada844e1, 0x0ebf1c6149b, 0x1006f90a806, 0x1141a8cb94c,
-    0x126e85bc03d, 0x138d0c39b12, 0x149cdad864b, 0x159db1cce76,
-    0x168f71dd1b2, 0x17721ae0c01, 0x1845c9e0773, 0x190ab6e200d,
-    0x19c13271a29, 0x1a69a2f9173, 0x1b0481f46a3, 0x1b925914b00,
-    0x1c13bf5fbcd, 0x1c89565ad3f, 0x1cf3c74cdf2, 0x1d53c0a31d6,
-    0x1da9f38175e, 0x1df71185c39, 0x1e3bcac3966, 0x1e78cbfc173,
-    0x1eaebd14051, 0x1ede3fc82c4, 0x1f07ee9f4ee, 0x1f2c5c17399,
-    0x1f4c1209b9a, 0x1f679145574, 0x1f7f51551a4, 0x1f93c07234e,
-    0x1fa5439a360, 0x1fb436c454b, 0x1fc0ed3079d, 0x1fcbb1cae53,
-    0x1fd4c79f96a, 0x1fdc6a59071, 0x1fe2cec62dc, 0x1fe8236444b,
-    0x1fec90e93d5, 0x1ff03acc500, 0x1ff33fca8ac, 0x1ff5ba65b38,
-    0x1ff7c15c3b1, 0x1ff968195c9, 0x1ffabf1cd80, 0x1ffbd459fe8,
-    0x1ffcb38e03e, 0x1ffd668db9a, 0x1ffdf58aff3, 0x1ffe675251b,
-    0x1ffec180f98, 0x1fff08b4632, 0x1fff40b337b, 0x1fff6c90ccf,
-    0x1fff8ecb81b, 0x1fffa96697d, 0x1fffbe00152, 0x1fffcde32b0,
-    0x1fffda179b6, 0x1fffe36e85f, 0x1fffea8cfe1, 0x1fffeff4bfa,
-    0x1ffff40b4df, 0x1ffff71fbeb, 0x1ffff96f6a0, 0x1ffffb29b07,
-    0x1ffffc7300b, 0x1ffffd67400, 0x1ffffe1bb2f, 0x1ffffea07e7,
-    0x1fffff01d6c, 0x1fffff48eb4, 0x1fffff7c9e5, 0x1fffffa2133,
-    0x1fffffbd1b5, 0x1fffffd089f, 0x1fffffde742, 0x1fffffe860f,
-    0x1fffffef6e2, 0x1ffffff46bc, 0x1ffffff7f06, 0x1ffffffa68d,
-    0x1ffffffc234, 0x1ffffffd577, 0x1ffffffe2d6, 0x1ffffffec14,
-    0x1fffffff272, 0x1fffffff6d0, 0x1fffffff9cb, 0x1fffffffbd3,
-    0x1fffffffd34, 0x1fffffffe22, 0x1fffffffec2, 0x1ffffffff2d,
-    0x1ffffffff75, 0x1ffffffffa4, 0x1ffffffffc4, 0x1ffffffffd8,
-    0x1ffffffffe6, 0x1ffffffffef, 0x1fffffffff5, 0x1fffffffff9,
-    0x1fffffffffb, 0x1fffffffffd, 0x1fffffffffe, 0x1fffffffffe,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff,
-    0x1ffffffffff, 0x1ffffffffff, /* padding: never below the input */
+ * k = 0..165, split at bit 42 so that both halves compare as signed 64-bit
+ * differences (which vectorises), padded with 2^83 - 1 (never below an
+ * input) to 176.  A sample counts entries, so their order is free: row j
+ * (of 16, 11 wide) holds entries j, 16 + j, ..., 160 + j, so that a
+ * vector kernel reads entry 16 b + j of any block b from row j. */
+const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS] = {
+    0x018e942a95c, 0x168f71dd1b2, 0x1eaebd14051, 0x1fec90e93d5, 0x1fff8ecb81b, 0x1fffff01d6c,
+        0x1fffffff272, 0x1fffffffffb, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x031c613ce08, 0x17721ae0c01, 0x1ede3fc82c4, 0x1ff03acc500, 0x1fffa96697d, 0x1fffff48eb4,
+        0x1fffffff6d0, 0x1fffffffffd, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x04a7db5a371, 0x1845c9e0773, 0x1f07ee9f4ee, 0x1ff33fca8ac, 0x1fffbe00152, 0x1fffff7c9e5,
+        0x1fffffff9cb, 0x1fffffffffe, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x062f7d961e8, 0x190ab6e200d, 0x1f2c5c17399, 0x1ff5ba65b38, 0x1fffcde32b0, 0x1fffffa2133,
+        0x1fffffffbd3, 0x1fffffffffe, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x07b1ce6e10f, 0x19c13271a29, 0x1f4c1209b9a, 0x1ff7c15c3b1, 0x1fffda179b6, 0x1fffffbd1b5,
+        0x1fffffffd34, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x092d640ad8b, 0x1a69a2f9173, 0x1f679145574, 0x1ff968195c9, 0x1fffe36e85f, 0x1fffffd089f,
+        0x1fffffffe22, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x0aa0e83513c, 0x1b0481f46a3, 0x1f7f51551a4, 0x1ffabf1cd80, 0x1fffea8cfe1, 0x1fffffde742,
+        0x1fffffffec2, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x0c0b1bea831, 0x1b925914b00, 0x1f93c07234e, 0x1ffbd459fe8, 0x1fffeff4bfa, 0x1fffffe860f,
+        0x1ffffffff2d, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x0d6ada844e1, 0x1c13bf5fbcd, 0x1fa5439a360, 0x1ffcb38e03e, 0x1ffff40b4df, 0x1fffffef6e2,
+        0x1ffffffff75, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x0ebf1c6149b, 0x1c89565ad3f, 0x1fb436c454b, 0x1ffd668db9a, 0x1ffff71fbeb, 0x1ffffff46bc,
+        0x1ffffffffa4, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x1006f90a806, 0x1cf3c74cdf2, 0x1fc0ed3079d, 0x1ffdf58aff3, 0x1ffff96f6a0, 0x1ffffff7f06,
+        0x1ffffffffc4, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x1141a8cb94c, 0x1d53c0a31d6, 0x1fcbb1cae53, 0x1ffe675251b, 0x1ffffb29b07, 0x1ffffffa68d,
+        0x1ffffffffd8, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x126e85bc03d, 0x1da9f38175e, 0x1fd4c79f96a, 0x1ffec180f98, 0x1ffffc7300b, 0x1ffffffc234,
+        0x1ffffffffe6, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x138d0c39b12, 0x1df71185c39, 0x1fdc6a59071, 0x1fff08b4632, 0x1ffffd67400, 0x1ffffffd577,
+        0x1ffffffffef, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x149cdad864b, 0x1e3bcac3966, 0x1fe2cec62dc, 0x1fff40b337b, 0x1ffffe1bb2f, 0x1ffffffe2d6,
+        0x1fffffffff5, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
+    0x159db1cce76, 0x1e78cbfc173, 0x1fe8236444b, 0x1fff6c90ccf, 0x1ffffea07e7, 0x1ffffffec14,
+        0x1fffffffff9, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff, 0x1ffffffffff,
 };
-const int64_t kpqc_haetae_cdt_lo[HAETAE_CDT_PADDED] = {
-    0x2bc88db1e28, 0x0e69064b2ee, 0x04dd1418704, 0x04d9b97b1dd,
-    0x0e0a65d0050, 0x0b869003e7d, 0x194f8bf43c6, 0x3acb211b4db,
-    0x3f7f524be80, 0x0a6f2ceb77f, 0x2906b7dad17, 0x37a1966b9a7,
-    0x3ac9735f58a, 0x0f40642ba60, 0x3a1afb5e4ec, 0x3a8ffc2fcf5,
-    0x3e1ac90c9eb, 0x0341d78466f, 0x0a572bb3d8a, 0x36cc82a5384,
-    0x1c477dfecb9, 0x2b02a25fef3, 0x0cd208dbaa1, 0x02b9085e7db,
-    0x21c5551378d, 0x349d9e5a8bb, 0x14ede732d83, 0x38d3fe83c38,
-    0x3d130fe20e0, 0x20b76d85108, 0x092414901ff, 0x370b911f3de,
-    0x20fdfd508c9, 0x303a2a54906, 0x2dbeb04b20c, 0x26b741b666d,
-    0x09fded20430, 0x1354fcf6ff6, 0x226a1d318f6, 0x020cfa9cabc,
-    0x3bbf700fc40, 0x18944042803, 0x01aabe53700, 0x056e0f9a967,
-    0x00a79e4539c, 0x1d11feb4d12, 0x1598b73dde0, 0x3b5a7904d7e,
-    0x3cbefabc820, 0x25fd5022976, 0x228aab1981b, 0x1e60378cd98,
-    0x24b38e3ca90, 0x29615dcd7c6, 0x038bdc85312, 0x02a57a8ae1a,
-    0x2b2ea9b2bef, 0x2bd6509b5a2, 0x31d6ba81c37, 0x28bf96caa93,
-    0x262ea8cda2d, 0x0b333ae9203, 0x1b5a7718d61, 0x2cab8497c0a,
-    0x2b33bf2b7d9, 0x2c550dfe7e2, 0x0f3927f906e, 0x146b573bc40,
-    0x2dec4b6aff1, 0x1fa17def8ec, 0x0d06ce20a93, 0x167c5186746,
-    0x2cd7e9b180f, 0x3a8bd33f0bb, 0x26341e791cc, 0x06ce045599f,
-    0x00faa9a526e, 0x2901a4a4e52, 0x1139ce07540, 0x315ffb47f4c,
-    0x17481687af0, 0x13e68301c65, 0x15fae1c84cb, 0x1b07368c266,
-    0x0f897fc83f6, 0x246663ec049, 0x11c1b5aff07, 0x0533c3890a6,
-    0x2602066b0f2, 0x06df3db86b7, 0x2818587e2aa, 0x3a348ac2a93,
-    0x0797970dbfe, 0x373fd7a00bc, 0x2a573bca5ce, 0x3c109f51681,
-    0x1bd39a036ec, 0x0bd4ee1f846, 0x3a859b20a4a, 0x2dda93d266d,
-    0x07a9fb0d4e0, 0x068ef31b1cc, 0x0c16a3f5f0c, 0x1d30be5cabf,
-    0x03465d95fe6, 0x29a538ad2fa, 0x0b1c2119732, 0x3df8795a2c9,
-    0x287a0a9f2af, 0x24df6f0f4a9, 0x1a10f204910, 0x0c6f1668b32,
-    0x2939680bfaf, 0x0e4216290db, 0x0f1c044613e, 0x3892dc2b174,
-    0x12fb4188608, 0x23bc0a56eba, 0x2e523b218c6, 0x34fc31097e3,
-    0x3929d76dbeb, 0x3bc5e7c0350, 0x3d6586c6684, 0x3e6716865f7,
-    0x3f0613c76e2, 0x3f67d62ab64, 0x3fa3b6664c0, 0x3fc83e13d66,
-    0x3fde713ef71, 0x3febe18936f, 0x3ff3fbfc997, 0x3ff8d9fa29a,
-    0x3ffbc372590, 0x3ffd7fb7dfd, 0x3ffe87747f9, 0x3fff2368b89,
-    0x3fff7f44d88, 0x3fffb52a49b, 0x3fffd4a9ffb, 0x3fffe700579,
-    0x3ffff1a287f, 0x3ffff7c6f06, 0x3ffffb4fa99, 0x3ffffd56300,
-    0x3ffffe7e364, 0x3fffff268d7, 0x3fffff85e8e, 0x3fffffbbb6f,
-    0x3fffffd9f49, 0x3fffffeae2c, 0x3ffffff453d, 0x3ffffff9928,
-    0x3ffffffc797, 0x3ffffffe12f, 0x3ffffffef3c, 0x3fffffff6eb,
-    0x3fffffffb1b, 0x3fffffffd60, 0x3fffffffe9a, 0x3ffffffff43,
-    0x3ffffffff9e, 0x3ffffffffce, 0x3ffffffffe7, 0x3fffffffff4,
-    0x3fffffffffb, 0x3fffffffffe,
-    0x3ffffffffff, 0x3ffffffffff, /* padding: never below the input */
+const int64_t kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS] = {
+    0x2bc88db1e28, 0x3e1ac90c9eb, 0x20fdfd508c9, 0x3cbefabc820, 0x2b33bf2b7d9, 0x17481687af0,
+        0x1bd39a036ec, 0x2939680bfaf, 0x3fde713ef71, 0x3ffffe7e364, 0x3ffffffff9e,
+    0x0e69064b2ee, 0x0341d78466f, 0x303a2a54906, 0x25fd5022976, 0x2c550dfe7e2, 0x13e68301c65,
+        0x0bd4ee1f846, 0x0e4216290db, 0x3febe18936f, 0x3fffff268d7, 0x3ffffffffce,
+    0x04dd1418704, 0x0a572bb3d8a, 0x2dbeb04b20c, 0x228aab1981b, 0x0f3927f906e, 0x15fae1c84cb,
+        0x3a859b20a4a, 0x0f1c044613e, 0x3ff3fbfc997, 0x3fffff85e8e, 0x3ffffffffe7,
+    0x04d9b97b1dd, 0x36cc82a5384, 0x26b741b666d, 0x1e60378cd98, 0x146b573bc40, 0x1b07368c266,
+        0x2dda93d266d, 0x3892dc2b174, 0x3ff8d9fa29a, 0x3fffffbbb6f, 0x3fffffffff4,
+    0x0e0a65d0050, 0x1c477dfecb9, 0x09fded20430, 0x24b38e3ca90, 0x2dec4b6aff1, 0x0f897fc83f6,
+        0x07a9fb0d4e0, 0x12fb4188608, 0x3ffbc372590, 0x3fffffd9f49, 0x3fffffffffb,
+    0x0b869003e7d, 0x2b02a25fef3, 0x1354fcf6ff6, 0x29615dcd7c6, 0x1fa17def8ec, 0x246663ec049,
+        0x068ef31b1cc, 0x23bc0a56eba, 0x3ffd7fb7dfd, 0x3fffffeae2c, 0x3fffffffffe,
+    0x194f8bf43c6, 0x0cd208dbaa1, 0x226a1d318f6, 0x038bdc85312, 0x0d06ce20a93, 0x11c1b5aff07,
+        0x0c16a3f5f0c, 0x2e523b218c6, 0x3ffe87747f9, 0x3ffffff453d, 0x3ffffffffff,
+    0x3acb211b4db, 0x02b9085e7db, 0x020cfa9cabc, 0x02a57a8ae1a, 0x167c5186746, 0x0533c3890a6,
+        0x1d30be5cabf, 0x34fc31097e3, 0x3fff2368b89, 0x3ffffff9928, 0x3ffffffffff,
+    0x3f7f524be80, 0x21c5551378d, 0x3bbf700fc40, 0x2b2ea9b2bef, 0x2cd7e9b180f, 0x2602066b0f2,
+        0x03465d95fe6, 0x3929d76dbeb, 0x3fff7f44d88, 0x3ffffffc797, 0x3ffffffffff,
+    0x0a6f2ceb77f, 0x349d9e5a8bb, 0x18944042803, 0x2bd6509b5a2, 0x3a8bd33f0bb, 0x06df3db86b7,
+        0x29a538ad2fa, 0x3bc5e7c0350, 0x3fffb52a49b, 0x3ffffffe12f, 0x3ffffffffff,
+    0x2906b7dad17, 0x14ede732d83, 0x01aabe53700, 0x31d6ba81c37, 0x26341e791cc, 0x2818587e2aa,
+        0x0b1c2119732, 0x3d6586c6684, 0x3fffd4a9ffb, 0x3ffffffef3c, 0x3ffffffffff,
+    0x37a1966b9a7, 0x38d3fe83c38, 0x056e0f9a967, 0x28bf96caa93, 0x06ce045599f, 0x3a348ac2a93,
+        0x3df8795a2c9, 0x3e6716865f7, 0x3fffe700579, 0x3fffffff6eb, 0x3ffffffffff,
+    0x3ac9735f58a, 0x3d130fe20e0, 0x00a79e4539c, 0x262ea8cda2d, 0x00faa9a526e, 0x0797970dbfe,
+        0x287a0a9f2af, 0x3f0613c76e2, 0x3ffff1a287f, 0x3fffffffb1b, 0x3ffffffffff,
+    0x0f40642ba60, 0x20b76d85108, 0x1d11feb4d12, 0x0b333ae9203, 0x2901a4a4e52, 0x373fd7a00bc,
+        0x24df6f0f4a9, 0x3f67d62ab64, 0x3ffff7c6f06, 0x3fffffffd60, 0x3ffffffffff,
+    0x3a1afb5e4ec, 0x092414901ff, 0x1598b73dde0, 0x1b5a7718d61, 0x1139ce07540, 0x2a573bca5ce,
+        0x1a10f204910, 0x3fa3b6664c0, 0x3ffffb4fa99, 0x3fffffffe9a, 0x3ffffffffff,
+    0x3a8ffc2fcf5, 0x370b911f3de, 0x3b5a7904d7e, 0x2cab8497c0a, 0x315ffb47f4c, 0x3c109f51681,
+        0x0c6f1668b32, 0x3fc83e13d66, 0x3ffffd56300, 0x3ffffffff43, 0x3ffffffffff,
 };
 /* Number of table entries below the 83-bit uniform value: a sample of the
  * half-Gaussian of width 16.  rnd > e exactly when the low halves borrow
@@ -125,7 +106,7 @@ uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi) {
     const int64_t r_lo = (int64_t)(lo & ((UINT64_C(1) << HAETAE_CDT_SPLIT) - 1));
     const int64_t r_hi = (int64_t)((lo >> HAETAE_CDT_SPLIT) | ((uint64_t)hi << (64 - HAETAE_CDT_SPLIT)));
     uint64_t x = 0;
-    for (unsigned i = 0; i < HAETAE_CDT_PADDED; i++) {
+    for (unsigned i = 0; i < HAETAE_CDT_SLOTS; i++) {
         uint64_t borrow = (uint64_t)(kpqc_haetae_cdt_lo[i] - r_lo) >> 63;
         x += (uint64_t)(kpqc_haetae_cdt_hi[i] - r_hi - (int64_t)borrow) >> 63;
     }
@@ -164,9 +145,8 @@ static inline uint64_t load_le(const uint8_t *p, unsigned n) {
 /* A candidate before its acceptance test: the value, its square, the 48
  * bits of the test and the exponent it is tested against. */
 struct cand {
-    uint64_t v, rej;
+    uint64_t v, rej, sq_lo, sq_hi;
     int64_t e;
-    u128 sq;
 };
 
 /* One candidate from 26 bytes: 83 bits for the CDT, 48 for the acceptance
@@ -180,7 +160,8 @@ static void gauss_candidate(struct cand *c, const uint8_t r[CAND_BYTES], cdt_fn 
     uint64_t e = s.hi - ((x * x) << 20);
     e = ((e << 20) | (s.lo >> 28)) + 1;
     c->e = (int64_t)(e >> 1);
-    c->sq = ((u128)s.hi << 48) + s.lo;
+    c->sq_lo = s.lo;
+    c->sq_hi = s.hi;
 }
 
 /* 1 when the candidate is accepted, given exp(-e) */
@@ -213,40 +194,56 @@ void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d
     }
 }
 
+/* Up to eight candidates, their exponentials computed side by side (eight
+ * independent multiply chains instead of one); cdt is the path's CDT. */
+void kpqc_haetae_gauss8_generic(struct haetae_cand8 *out, const uint8_t *r, size_t n, cdt_fn cdt) {
+    struct cand c[8];
+    int64_t xi[8] = {0};
+    uint64_t ex[8];
+    for (size_t i = 0; i < n; i++) {
+        gauss_candidate(&c[i], r + i * CAND_BYTES, cdt);
+        xi[i] = c[i].e;
+    }
+    kpqc_haetae_approx_exp8(ex, xi);
+    for (size_t i = 0; i < n; i++) {
+        out->v[i] = c[i].v;
+        out->accept[i] = gauss_accept(&c[i], ex[i]);
+        out->sq_lo[i] = c[i].sq_lo;
+        out->sq_hi[i] = c[i].sq_hi;
+    }
+    kpqc_wipe(c, sizeof c);
+    kpqc_wipe(xi, sizeof xi);
+    kpqc_wipe(ex, sizeof ex);
+}
+
+void kpqc_haetae_gauss8_portable(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
+    kpqc_haetae_gauss8_generic(out, r, n, kpqc_haetae_cdt_sample_portable);
+}
+
 /*
  * One polynomial of the Gaussian vector, fed its stream piece by piece:
  * candidates until len are accepted.  The squared values of the first len
  * accepted ones are summed; the first 256 values are the output.
  */
-static void gauss_candidate_into(struct haetae_gauss_lane *g, const struct cand *c, uint64_t ex) {
+static void gauss_candidate_into(struct haetae_gauss_lane *g, uint64_t v, uint32_t acc, u128 sq) {
     if (g->n == HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front */
         kpqc_haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
         g->n = g->len;
     }
-    uint32_t acc = gauss_accept(c, ex);
     uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
-    g->val[g->n] = c->v;
-    g->sum += c->sq & ((u128)0 - wanted);
+    g->val[g->n] = v;
+    g->sum += sq & ((u128)0 - wanted);
     g->count += acc;
     g->keep[g->n++] = (uint8_t)acc;
 }
 
-/* Up to eight candidates, their exponentials computed side by side (eight
- * independent multiply chains instead of one). */
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
-    struct cand c[8];
-    int64_t xi[8] = {0};
-    uint64_t ex[8];
-    for (size_t i = 0; i < n; i++) {
-        gauss_candidate(&c[i], r + i * CAND_BYTES, g->cdt);
-        xi[i] = c[i].e;
-    }
-    kpqc_haetae_approx_exp8(ex, xi);
-    for (size_t i = 0; i < n; i++) gauss_candidate_into(g, &c[i], ex[i]);
-    kpqc_wipe(c, sizeof c);
-    kpqc_wipe(xi, sizeof xi);
-    kpqc_wipe(ex, sizeof ex);
+    struct haetae_cand8 b;
+    g->gauss8(&b, r, n);
+    for (size_t i = 0; i < n; i++)
+        gauss_candidate_into(g, b.v[i], (uint32_t)b.accept[i], ((u128)b.sq_hi[i] << 48) + b.sq_lo[i]);
+    kpqc_wipe(&b, sizeof b);
 }
 
 static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t len) {
@@ -287,7 +284,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].sum = 0;
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
-        g[j].cdt = be->cdt_sample;
+        g[j].gauss8 = be->gauss8;
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);

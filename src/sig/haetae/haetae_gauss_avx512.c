@@ -1,0 +1,152 @@
+/*
+ * AVX-512 build of the hyperball candidates (see haetae_sampler.c): eight
+ * candidates in the eight 64-bit lanes, each step of the portable code
+ * done lane by lane on the same integers.  The CDT compares every table
+ * entry, broadcast, with the eight inputs (no horizontal sums), and the
+ * 52-bit multipliers of AVX-512 IFMA give the square and the products of
+ * the acceptance polynomial exactly, where the portable code needs
+ * 128-bit products.
+ */
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/x86_intrin.h"
+#include "haetae.h"
+
+#define MASK48 ((UINT64_C(1) << 48) - 1)
+
+static inline uint64_t load64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline uint32_t load32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Whether e < r for 83-bit numbers split at bit 42: e_hi < r_hi +
+ * [e_lo < r_lo], two comparisons instead of three. */
+static inline __mmask8 below(__m512i e_lo, __m512i e_hi, __m512i r_lo, __m512i r_hi) {
+    __mmask8 lo_below = _mm512_cmplt_epi64_mask(e_lo, r_lo);
+    return _mm512_cmplt_epi64_mask(e_hi, _mm512_mask_add_epi64(r_hi, lo_below, r_hi, _mm512_set1_epi64(1)));
+}
+
+/* Row j of the CDT (entry j of each of the 11 blocks) in two registers. */
+static inline void cdt_row(__m512i *lo, __m512i *hi, const int64_t *row) {
+    *lo = _mm512_loadu_si512((const void *)row);
+    *hi = _mm512_maskz_loadu_epi64(0x07, row + 8);
+}
+
+/*
+ * Entries of the CDT below each lane's 83-bit value, in two steps, since
+ * the table is sorted: the first entries of the blocks below r give r's
+ * block B (the last one whose first entry is below r, or 0); every entry
+ * of the blocks before it is below r and none after it is, so the count
+ * is 16 B plus that block's entries below r.  Those are picked from each
+ * row by a permutation of registers, with no secret-dependent address.
+ */
+static inline __m512i cdt8(__m512i r_lo, __m512i r_hi) {
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i blocks = _mm512_setzero_si512();
+    for (unsigned b = 0; b < HAETAE_CDT_BLOCKS; b++) {
+        __mmask8 m = below(_mm512_set1_epi64(kpqc_haetae_cdt_lo[b]), _mm512_set1_epi64(kpqc_haetae_cdt_hi[b]), r_lo, r_hi);
+        blocks = _mm512_mask_add_epi64(blocks, m, blocks, one);
+    }
+    const __m512i block = _mm512_sub_epi64(blocks, _mm512_min_epu64(blocks, one));
+    __m512i acc = _mm512_slli_epi64(block, 4);
+    for (unsigned j = 0; j < 16; j++) {
+        __m512i lo0, lo1, hi0, hi1;
+        cdt_row(&lo0, &lo1, &kpqc_haetae_cdt_lo[j * HAETAE_CDT_BLOCKS]);
+        cdt_row(&hi0, &hi1, &kpqc_haetae_cdt_hi[j * HAETAE_CDT_BLOCKS]);
+        __m512i e_lo = _mm512_permutex2var_epi64(lo0, block, lo1);
+        __m512i e_hi = _mm512_permutex2var_epi64(hi0, block, hi1);
+        acc = _mm512_mask_add_epi64(acc, below(e_lo, e_hi, r_lo, r_hi), acc, one);
+    }
+    return acc;
+}
+
+/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8: Horner's steps are
+ * ceil(r xi / 2^48) + c.  With |r| < 2^50 and xi 16 < 2^52, IFMA's high
+ * half of |r| (16 xi) is floor(|r| xi / 2^48) and its low half is zero
+ * exactly when that division is; a negative r takes minus the floor. */
+static inline __m512i approx_exp(__m512i xi) {
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const __m512i b = _mm512_slli_epi64(xi, 4);
+    __m512i r = _mm512_set1_epi64(kpqc_haetae_exp_coef[0]);
+    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
+        __m512i a = _mm512_abs_epi64(r);
+        __mmask8 neg = _mm512_movepi64_mask(r);
+        __m512i fl = _mm512_madd52hi_epu64(zero, a, b);
+        __m512i rest = _mm512_madd52lo_epu64(zero, a, b);
+        __mmask8 round_up = _kandn_mask8(neg, _mm512_test_epi64_mask(rest, rest));
+        r = _mm512_mask_add_epi64(fl, round_up, fl, one);
+        r = _mm512_mask_sub_epi64(r, neg, zero, fl);
+        r = _mm512_add_epi64(r, _mm512_set1_epi64(kpqc_haetae_exp_coef[i]));
+    }
+    return r;
+}
+
+void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]) {
+    _mm512_storeu_si512((void *)out, approx_exp(_mm512_loadu_si512((const void *)xi)));
+}
+
+void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
+    uint64_t lo[8] = {0}, hi[8] = {0}, rej[8] = {0}, ylo[8] = {0}, yhi[8] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *c = r + i * HAETAE_CAND_BYTES;
+        lo[i] = load64(c);                  /* bits 0..82: the CDT input */
+        hi[i] = load32(c + 8) & 0x7ffff;
+        rej[i] = load64(c + 11) & MASK48;   /* 48 bits: the acceptance test */
+        ylo[i] = load64(c + 17) & MASK48;   /* 72 bits: the fraction */
+        yhi[i] = load32(c + 22) >> 8;
+    }
+    const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
+    const __m512i mask48 = _mm512_set1_epi64((int64_t)MASK48);
+    const __m512i vlo = _mm512_loadu_si512((const void *)lo);
+    const __m512i r_lo = _mm512_and_si512(vlo, _mm512_set1_epi64((INT64_C(1) << HAETAE_CDT_SPLIT) - 1));
+    const __m512i r_hi = _mm512_or_si512(_mm512_srli_epi64(vlo, HAETAE_CDT_SPLIT),
+                                         _mm512_slli_epi64(_mm512_loadu_si512((const void *)hi), 64 - HAETAE_CDT_SPLIT));
+    const __m512i x = cdt8(r_lo, r_hi);
+
+    /* y = x + fraction: 48 low bits and up to 32 high ones */
+    const __m512i yl = _mm512_loadu_si512((const void *)ylo);
+    const __m512i yh = _mm512_or_si512(_mm512_loadu_si512((const void *)yhi), _mm512_slli_epi64(x, 24));
+    const __m512i v = _mm512_add_epi64(_mm512_srli_epi64(_mm512_add_epi64(_mm512_srli_epi64(yl, 15), one), 1),
+                                       _mm512_slli_epi64(yh, 32));
+
+    /* s = floor(y^2 / 2^76) as kpqc_haetae_fix_square: floor(yl^2 / 2^48),
+     * plus 2 yl yh, shifted by 28, plus yh^2 2^20 */
+    const __m512i low = _mm512_madd52hi_epu64(zero, yl, _mm512_slli_epi64(yl, 4));
+    const __m512i yh2 = _mm512_slli_epi64(yh, 1);
+    const __m512i mid_lo = _mm512_madd52lo_epu64(low, yl, yh2); /* below 2^53 */
+    const __m512i mid_hi = _mm512_madd52hi_epu64(zero, yl, yh2);
+    const __m512i mid = _mm512_add_epi64(_mm512_slli_epi64(mid_hi, 24), _mm512_srli_epi64(mid_lo, 28));
+    const __m512i hh = _mm512_mul_epu32(yh, yh);
+    const __m512i t = _mm512_add_epi64(mid, _mm512_slli_epi64(_mm512_and_si512(hh, _mm512_set1_epi64((1 << 28) - 1)), 20));
+    const __m512i s_lo = _mm512_and_si512(t, mask48);
+    const __m512i s_hi = _mm512_add_epi64(_mm512_srli_epi64(t, 48), _mm512_srli_epi64(hh, 28));
+
+    /* the exponent (y^2 - x^2) / 512 in 48 fractional bits, rounded */
+    __m512i e = _mm512_sub_epi64(s_hi, _mm512_slli_epi64(_mm512_mul_epu32(x, x), 20));
+    e = _mm512_add_epi64(_mm512_or_si512(_mm512_slli_epi64(e, 20), _mm512_srli_epi64(s_lo, 28)), one);
+    const __m512i ex = approx_exp(_mm512_srli_epi64(e, 1));
+
+    /* accepted when the 47 test bits are below exp(-e); zero, which both
+     * halves of the line share, only when the last bit says so too */
+    const __m512i rj = _mm512_loadu_si512((const void *)rej);
+    __mmask8 accept = _mm512_cmplt_epi64_mask(_mm512_andnot_si512(one, rj), ex);
+    accept &= _mm512_test_epi64_mask(v, v) | _mm512_test_epi64_mask(rj, one);
+
+    _mm512_storeu_si512((void *)out->v, v);
+    _mm512_storeu_si512((void *)out->accept, _mm512_maskz_mov_epi64(accept, one));
+    _mm512_storeu_si512((void *)out->sq_lo, s_lo);
+    _mm512_storeu_si512((void *)out->sq_hi, s_hi);
+    kpqc_wipe(lo, sizeof lo);
+    kpqc_wipe(hi, sizeof hi);
+    kpqc_wipe(rej, sizeof rej);
+    kpqc_wipe(ylo, sizeof ylo);
+    kpqc_wipe(yhi, sizeof yhi);
+}
