@@ -361,20 +361,24 @@ static void test_approx_exp(void) {
 }
 
 static void test_compact(void) {
-    for (unsigned trial = 0; trial < 200; trial++) {
-        size_t n = 1 + rnd32() % 400;
-        uint64_t val[400], want[400];
-        uint8_t keep[400];
-        size_t kept = 0;
-        for (size_t i = 0; i < n; i++) {
-            val[i] = ((uint64_t)rnd32() << 32) | rnd32();
-            keep[i] = (uint8_t)((rnd32() % 8) < (trial % 8));
-            if (keep[i]) want[kept++] = val[i];
+    for (size_t b = 0; b < nbackends; b++) {
+        if (!kpqc_backend_usable(backends[b])) continue;
+        void (*compact)(uint64_t *, uint8_t *, size_t, size_t) = ((const struct haetae_backend *)backends[b])->compact;
+        for (unsigned trial = 0; trial < 400; trial++) {
+            size_t n = 1 + rnd32() % HAETAE_CAND_CAP;
+            static uint64_t val[HAETAE_CAND_CAP], want[HAETAE_CAND_CAP];
+            static uint8_t keep[HAETAE_CAND_CAP];
+            size_t kept = 0;
+            for (size_t i = 0; i < n; i++) {
+                val[i] = ((uint64_t)rnd32() << 32) | rnd32();
+                keep[i] = (uint8_t)((rnd32() % 8) < (trial % 9));
+                if (keep[i]) want[kept++] = val[i];
+            }
+            compact(val, keep, n, trial % 2 ? n - 1 : n - kept);
+            int ok = memcmp(val, want, kept * sizeof *val) == 0;
+            for (size_t i = 0; i < n; i++) ok &= keep[i] == (i < kept);
+            CHECK_MSG(ok, "%s compaction of %zu entries, %zu kept", backends[b]->name, n, kept);
         }
-        kpqc_haetae_ct_compact(val, keep, n, trial % 2 ? n - 1 : n - kept);
-        int ok = memcmp(val, want, kept * sizeof *val) == 0;
-        for (size_t i = 0; i < n; i++) ok &= keep[i] == (i < kept);
-        CHECK_MSG(ok, "compaction of %zu entries", n);
     }
 }
 

@@ -118,6 +118,7 @@ int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
  * max_d is a public bound on the number of refused entries before a kept
  * one (n - 1 if nothing better is known). */
 void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
+void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
  * low halves: 166 entries in blocks of 16, stored in 16 rows of 11 (row j
  * holds entry j of every block), padded; a sample counts the entries
@@ -172,6 +173,8 @@ struct haetae_backend {
     void (*pointwise_acc)(hpoly *r, const hpoly *a, const hpoly *b);
     /* the hyperball's candidates, eight at a time */
     void (*gauss8)(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+    /* kpqc_haetae_ct_compact */
+    void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -199,7 +202,7 @@ struct haetae_gauss_lane {
     int done;
     unsigned __int128 sum;
     uint8_t carry[HAETAE_CAND_BYTES];
-    void (*gauss8)(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+    const struct haetae_backend *be;
 };
 /* Working memory of the hyperball sampler (large: kept off the stack). */
 struct haetae_gauss_ws {

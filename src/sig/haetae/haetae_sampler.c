@@ -228,7 +228,7 @@ void kpqc_haetae_gauss8_portable(struct haetae_cand8 *out, const uint8_t *r, siz
 static void gauss_candidate_into(struct haetae_gauss_lane *g, uint64_t v, uint32_t acc, u128 sq) {
     if (g->n == HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front */
-        kpqc_haetae_ct_compact(g->val, g->keep, g->n, g->n - 1);
+        g->be->compact(g->val, g->keep, g->n, g->n - 1);
         g->n = g->len;
     }
     uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
@@ -240,7 +240,7 @@ static void gauss_candidate_into(struct haetae_gauss_lane *g, uint64_t v, uint32
 
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
     struct haetae_cand8 b;
-    g->gauss8(&b, r, n);
+    g->be->gauss8(&b, r, n);
     for (size_t i = 0; i < n; i++)
         gauss_candidate_into(g, b.v[i], (uint32_t)b.accept[i], ((u128)b.sq_hi[i] << 48) + b.sq_lo[i]);
     kpqc_wipe(&b, sizeof b);
@@ -284,7 +284,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].sum = 0;
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
-        g[j].gauss8 = be->gauss8;
+        g[j].be = be;
     }
     kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
     kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
@@ -300,7 +300,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
     }
     for (unsigned j = 0; j < 4 && r0 + j < rows; j++) {
         /* len or more of the n were accepted: none moves more than n - len */
-        kpqc_haetae_ct_compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
+        be->compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
         memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
         *sqsum += g[j].sum;
     }
