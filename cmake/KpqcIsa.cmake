@@ -14,7 +14,7 @@ endmacro()
 
 kpqc_isa(avx2 "^(x86_64|AMD64|amd64)$" -mavx2 -mbmi -mbmi2 -mpopcnt)
 kpqc_isa(pclmul "^(x86_64|AMD64|amd64)$" -mpclmul -msse4.1)
-kpqc_isa(avx512 "^(x86_64|AMD64|amd64)$" -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx512ifma -mvpclmulqdq -mpclmul
+kpqc_isa(avx512 "^(x86_64|AMD64|amd64)$" -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx512ifma -mavx512vbmi -mvpclmulqdq -mpclmul
          -mavx2 -mbmi -mbmi2 -mpopcnt)
 
 # kpqc_isa_filter(<sources var> <defines var>): drops the files of the

@@ -51,7 +51,7 @@ static unsigned detect(void) {
     const unsigned bmi1 = (b >> 3) & 1, avx2 = (b >> 5) & 1, bmi2 = (b >> 8) & 1;
     const unsigned avx512 = ((b >> 16) & 1) /* F */ && ((b >> 17) & 1) /* DQ */ && ((b >> 30) & 1) /* BW */ &&
                             ((b >> 31) & 1) /* VL */ && ((b >> 21) & 1) /* IFMA */ &&
-                            ((c >> 10) & 1) /* VPCLMULQDQ */;
+                            ((c >> 1) & 1) /* VBMI */ && ((c >> 10) & 1) /* VPCLMULQDQ */;
     if ((lo & 0x06) == 0x06 && avx2 && bmi1 && bmi2) f |= KPQC_FEAT_AVX2;
     if ((lo & 0xe6) == 0xe6 && avx512) f |= KPQC_FEAT_AVX512;
     return f;

@@ -8,7 +8,7 @@
  * are grouped into implementation levels, a ladder per architecture:
  *
  *     portable  <  avx2 (AVX2, BMI1, BMI2, PCLMULQDQ)
- *               <  avx512 (and AVX-512 F/BW/DQ/VL/IFMA, VPCLMULQDQ) x86-64
+ *               <  avx512 (and AVX-512 F/BW/DQ/VL/IFMA/VBMI, VPCLMULQDQ) x86-64
  *     portable                                                     elsewhere
  *
  * The process runs at one level: the highest the CPU has, or the one named
@@ -44,7 +44,7 @@
 /* CPU features a backend may need. */
 #define KPQC_FEAT_AVX2 (1u << 0)   /* AVX2, BMI1, BMI2; YMM state saved by the OS */
 #define KPQC_FEAT_PCLMUL (1u << 1) /* PCLMULQDQ, SSE4.1 */
-#define KPQC_FEAT_AVX512 (1u << 2) /* AVX-512 F/BW/DQ/VL/IFMA, VPCLMULQDQ; opmask and ZMM state saved */
+#define KPQC_FEAT_AVX512 (1u << 2) /* AVX-512 F/BW/DQ/VL/IFMA/VBMI, VPCLMULQDQ; opmask and ZMM state saved */
 
 /* The features of each level (the ladder above). */
 #define KPQC_LEVEL_PORTABLE 0u

@@ -15,16 +15,34 @@
 
 #define MASK48 ((UINT64_C(1) << 48) - 1)
 
-static inline uint64_t load64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
+/* The fields of a 26-byte candidate, as (byte offset, bytes): 83 bits for
+ * the CDT, 48 for the acceptance test, 72 for the fraction. */
+enum { CDT_LO, CDT_HI, TEST, FRAC_LO, FRAC_HI, FIELDS };
+static const unsigned field_bytes[FIELDS] = {8, 3, 6, 6, 3};
+/* Byte b of lane i (of the four candidates in two registers) from byte
+ * 26 (i mod 4) + offset + b. */
+#define LANE(x) (x), (x) + 1, (x) + 2, (x) + 3, (x) + 4, (x) + 5, (x) + 6, (x) + 7
+#define FIELD(o) {LANE(o), LANE(26 + (o)), LANE(52 + (o)), LANE(78 + (o)), LANE(o), LANE(26 + (o)), LANE(52 + (o)), LANE(78 + (o))}
+static const uint8_t field_index[FIELDS][64] __attribute__((aligned(64))) = {FIELD(0), FIELD(8), FIELD(11), FIELD(17), FIELD(23)};
+
+/* Up to 64 bytes from p + start on, none past p + total. */
+static inline __m512i load_bytes(const uint8_t *p, size_t start, size_t total) {
+    size_t len = total > start ? total - start : 0;
+    return _mm512_maskz_loadu_epi8(len >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << len) - 1, p + start);
 }
 
-static inline uint32_t load32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
+/* The eight candidates' fields, one per 64-bit lane, by byte permutations
+ * (candidates 0-3 from bytes 0..103, 4-7 from 104..207). */
+static inline void load_fields(__m512i f[FIELDS], const uint8_t *r, size_t n) {
+    const size_t total = n * HAETAE_CAND_BYTES;
+    const __m512i a0 = load_bytes(r, 0, total), a1 = load_bytes(r, 64, total < 104 ? total : 104);
+    const __m512i b0 = load_bytes(r, 104, total), b1 = load_bytes(r, 168, total);
+    for (unsigned k = 0; k < FIELDS; k++) {
+        const __mmask64 bytes = ((UINT64_C(1) << field_bytes[k]) - 1) * UINT64_C(0x0101010101010101);
+        const __m512i idx = _mm512_load_si512((const void *)field_index[k]);
+        f[k] = _mm512_mask_blend_epi64(0xf0, _mm512_maskz_permutex2var_epi8(bytes, a0, idx, a1),
+                                       _mm512_maskz_permutex2var_epi8(bytes, b0, idx, b1));
+    }
 }
 
 /* Whether e < r for 83-bit numbers split at bit 42: e_hi < r_hi +
@@ -69,22 +87,22 @@ static inline __m512i cdt8(__m512i r_lo, __m512i r_hi) {
 }
 
 /* exp(-xi / 2^48) as kpqc_haetae_approx_exp8: Horner's steps are
- * ceil(r xi / 2^48) + c.  With |r| < 2^50 and xi 16 < 2^52, IFMA's high
- * half of |r| (16 xi) is floor(|r| xi / 2^48) and its low half is zero
- * exactly when that division is; a negative r takes minus the floor. */
+ * ceil(r xi / 2^48) + c with |r| < 2^50.  IFMA multiplies unsigned 52-bit
+ * numbers, so the step uses r + 2^51 >= 0, whose product is r xi plus
+ * 2^48 8 xi: taken apart by IFMA on 16 xi < 2^52, its high half is
+ * floor((r + 2^51) xi / 2^48), and its low half 16 ((r + 2^51) xi mod
+ * 2^48) carries into bit 52 when added to 2^52 - 16 exactly when that
+ * remainder is not zero, which rounds up; 8 xi is taken off again with c. */
 static inline __m512i approx_exp(__m512i xi) {
-    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-    const __m512i b = _mm512_slli_epi64(xi, 4);
+    const __m512i b = _mm512_slli_epi64(xi, 4), eight_xi = _mm512_slli_epi64(xi, 3);
+    const __m512i offset = _mm512_set1_epi64(INT64_C(1) << 51);
+    const __m512i carry_in = _mm512_set1_epi64((INT64_C(1) << 52) - 16);
     __m512i r = _mm512_set1_epi64(kpqc_haetae_exp_coef[0]);
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
-        __m512i a = _mm512_abs_epi64(r);
-        __mmask8 neg = _mm512_movepi64_mask(r);
-        __m512i fl = _mm512_madd52hi_epu64(zero, a, b);
-        __m512i rest = _mm512_madd52lo_epu64(zero, a, b);
-        __mmask8 round_up = _kandn_mask8(neg, _mm512_test_epi64_mask(rest, rest));
-        r = _mm512_mask_add_epi64(fl, round_up, fl, one);
-        r = _mm512_mask_sub_epi64(r, neg, zero, fl);
-        r = _mm512_add_epi64(r, _mm512_set1_epi64(kpqc_haetae_exp_coef[i]));
+        const __m512i c = _mm512_sub_epi64(_mm512_set1_epi64(kpqc_haetae_exp_coef[i]), eight_xi);
+        const __m512i a = _mm512_add_epi64(r, offset);
+        const __m512i rest = _mm512_madd52lo_epu64(carry_in, a, b);
+        r = _mm512_add_epi64(_mm512_madd52hi_epu64(c, a, b), _mm512_srli_epi64(rest, 52));
     }
     return r;
 }
@@ -94,26 +112,19 @@ void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]) {
 }
 
 void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
-    uint64_t lo[8] = {0}, hi[8] = {0}, rej[8] = {0}, ylo[8] = {0}, yhi[8] = {0};
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *c = r + i * HAETAE_CAND_BYTES;
-        lo[i] = load64(c);                  /* bits 0..82: the CDT input */
-        hi[i] = load32(c + 8) & 0x7ffff;
-        rej[i] = load64(c + 11) & MASK48;   /* 48 bits: the acceptance test */
-        ylo[i] = load64(c + 17) & MASK48;   /* 72 bits: the fraction */
-        yhi[i] = load32(c + 22) >> 8;
-    }
+    __m512i f[FIELDS];
+    load_fields(f, r, n);
     const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
     const __m512i mask48 = _mm512_set1_epi64((int64_t)MASK48);
-    const __m512i vlo = _mm512_loadu_si512((const void *)lo);
-    const __m512i r_lo = _mm512_and_si512(vlo, _mm512_set1_epi64((INT64_C(1) << HAETAE_CDT_SPLIT) - 1));
-    const __m512i r_hi = _mm512_or_si512(_mm512_srli_epi64(vlo, HAETAE_CDT_SPLIT),
-                                         _mm512_slli_epi64(_mm512_loadu_si512((const void *)hi), 64 - HAETAE_CDT_SPLIT));
+    const __m512i r_lo = _mm512_and_si512(f[CDT_LO], _mm512_set1_epi64((INT64_C(1) << HAETAE_CDT_SPLIT) - 1));
+    const __m512i r_hi = _mm512_or_si512(_mm512_srli_epi64(f[CDT_LO], HAETAE_CDT_SPLIT),
+                                         _mm512_slli_epi64(_mm512_and_si512(f[CDT_HI], _mm512_set1_epi64(0x7ffff)),
+                                                           64 - HAETAE_CDT_SPLIT));
     const __m512i x = cdt8(r_lo, r_hi);
 
     /* y = x + fraction: 48 low bits and up to 32 high ones */
-    const __m512i yl = _mm512_loadu_si512((const void *)ylo);
-    const __m512i yh = _mm512_or_si512(_mm512_loadu_si512((const void *)yhi), _mm512_slli_epi64(x, 24));
+    const __m512i yl = f[FRAC_LO];
+    const __m512i yh = _mm512_or_si512(f[FRAC_HI], _mm512_slli_epi64(x, 24));
     const __m512i v = _mm512_add_epi64(_mm512_srli_epi64(_mm512_add_epi64(_mm512_srli_epi64(yl, 15), one), 1),
                                        _mm512_slli_epi64(yh, 32));
 
@@ -136,7 +147,7 @@ void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_
 
     /* accepted when the 47 test bits are below exp(-e); zero, which both
      * halves of the line share, only when the last bit says so too */
-    const __m512i rj = _mm512_loadu_si512((const void *)rej);
+    const __m512i rj = f[TEST];
     __mmask8 accept = _mm512_cmplt_epi64_mask(_mm512_andnot_si512(one, rj), ex);
     accept &= _mm512_test_epi64_mask(v, v) | _mm512_test_epi64_mask(rj, one);
 
@@ -144,9 +155,4 @@ void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_
     _mm512_storeu_si512((void *)out->accept, _mm512_maskz_mov_epi64(accept, one));
     _mm512_storeu_si512((void *)out->sq_lo, s_lo);
     _mm512_storeu_si512((void *)out->sq_hi, s_hi);
-    kpqc_wipe(lo, sizeof lo);
-    kpqc_wipe(hi, sizeof hi);
-    kpqc_wipe(rej, sizeof rej);
-    kpqc_wipe(ylo, sizeof ylo);
-    kpqc_wipe(yhi, sizeof yhi);
 }
