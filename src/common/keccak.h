@@ -124,7 +124,17 @@ void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
  * two four-way permutations).  All eight absorb inputs of the same length
  * and squeeze outputs of the same length.
  */
+typedef struct kpqc_keccakx8 {
+    uint64_t s[25][8]; /* lane-interleaved: s[lane][instance] */
+    unsigned rate;
+    void (*f1600x8)(uint64_t s[25][8]); /* taken by absorb_once */
+} kpqc_keccakx8;
+
 void kpqc_keccakx8_f1600(uint64_t s[25][8]);
+/* One-shot absorb of eight equal-length inputs, with padding; then whole
+ * blocks of output. */
+void kpqc_keccakx8_absorb_once(kpqc_keccakx8 *k, unsigned rate, uint8_t dsep, const uint8_t *const in[8], size_t len);
+void kpqc_keccakx8_squeezeblocks(kpqc_keccakx8 *k, uint8_t *const out[8], size_t nblocks);
 void kpqc_shake128x8(uint8_t *const out[8], size_t outlen, const uint8_t *const in[8], size_t inlen);
 void kpqc_shake256x8(uint8_t *const out[8], size_t outlen, const uint8_t *const in[8], size_t inlen);
 

@@ -35,42 +35,50 @@ KPQC_BACKEND_CHOICE(kpqc_keccakx8_backend, kpqc_keccakx8_select_backend, kpqc_ke
 
 void kpqc_keccakx8_f1600(uint64_t s[25][8]) { kpqc_keccakx8_select_backend()->f1600x8(s); }
 
-/* XOR len < rate bytes of each input at byte offset 0, then the padding. */
-static void absorb_last(uint64_t s[25][8], unsigned rate, uint8_t dsep,
-                        const uint8_t *const in[8], size_t off, size_t len) {
+void kpqc_keccakx8_absorb_once(kpqc_keccakx8 *k, unsigned rate, uint8_t dsep, const uint8_t *const in[8], size_t len) {
+    memset(k->s, 0, sizeof k->s);
+    k->rate = rate;
+    k->f1600x8 = kpqc_keccakx8_select_backend()->f1600x8;
+    size_t off = 0;
+    for (; len - off >= rate; off += rate) {
+        for (unsigned j = 0; j < 8; j++)
+            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
+        k->f1600x8(k->s);
+    }
+    /* the last partial block, the domain bits and pad10*1 */
+    const size_t rest = len - off;
     for (unsigned j = 0; j < 8; j++) {
         const uint8_t *p = in[j] + off;
         size_t i = 0;
-        for (; i + 8 <= len; i += 8) s[i / 8][j] ^= kpqc_load64_le(p + i);
-        for (; i < len; i++) s[i / 8][j] ^= (uint64_t)p[i] << (8 * (i % 8));
-        s[len / 8][j] ^= (uint64_t)dsep << (8 * (len % 8));
-        s[(rate - 1) / 8][j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
+        for (; i + 8 <= rest; i += 8) k->s[i / 8][j] ^= kpqc_load64_le(p + i);
+        for (; i < rest; i++) k->s[i / 8][j] ^= (uint64_t)p[i] << (8 * (i % 8));
+        k->s[rest / 8][j] ^= (uint64_t)dsep << (8 * (rest % 8));
+        k->s[(rate - 1) / 8][j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
+    }
+}
+
+void kpqc_keccakx8_squeezeblocks(kpqc_keccakx8 *k, uint8_t *const out[8], size_t nblocks) {
+    for (size_t b = 0; b < nblocks; b++) {
+        k->f1600x8(k->s);
+        for (unsigned j = 0; j < 8; j++)
+            for (unsigned i = 0; i < k->rate / 8; i++) kpqc_store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
     }
 }
 
 static void shakex8(unsigned rate, uint8_t *const out[8], size_t outlen,
                     const uint8_t *const in[8], size_t inlen) {
-    const kpqc_keccakx8_backend *be = kpqc_keccakx8_select_backend();
-    uint64_t s[25][8];
-    memset(s, 0, sizeof s);
-    size_t off = 0;
-    for (; inlen - off >= rate; off += rate) {
-        for (unsigned j = 0; j < 8; j++)
-            for (unsigned i = 0; i < rate / 8; i++) s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
-        be->f1600x8(s);
+    kpqc_keccakx8 k;
+    const size_t full = outlen / rate, rest = outlen % rate;
+    kpqc_keccakx8_absorb_once(&k, rate, 0x1f, in, inlen);
+    kpqc_keccakx8_squeezeblocks(&k, out, full);
+    if (rest != 0) {
+        uint8_t tail[8][200];
+        uint8_t *const tails[8] = {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5], tail[6], tail[7]};
+        kpqc_keccakx8_squeezeblocks(&k, tails, 1);
+        for (unsigned j = 0; j < 8; j++) memcpy(out[j] + full * rate, tail[j], rest);
+        kpqc_wipe(tail, sizeof tail);
     }
-    absorb_last(s, rate, 0x1f, in, off, inlen - off);
-    for (size_t done = 0; done < outlen; done += rate) {
-        be->f1600x8(s);
-        size_t n = outlen - done < rate ? outlen - done : rate;
-        for (unsigned j = 0; j < 8; j++) {
-            uint8_t *p = out[j] + done;
-            size_t i = 0;
-            for (; i + 8 <= n; i += 8) kpqc_store64_le(p + i, s[i / 8][j]);
-            for (; i < n; i++) p[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
-        }
-    }
-    kpqc_wipe(s, sizeof s);
+    kpqc_wipe(&k, sizeof k);
 }
 
 void kpqc_shake128x8(uint8_t *const out[8], size_t outlen, const uint8_t *const in[8], size_t inlen) {

@@ -206,8 +206,8 @@ struct haetae_gauss_lane {
 };
 /* Working memory of the hyperball sampler (large: kept off the stack). */
 struct haetae_gauss_ws {
-    struct haetae_gauss_lane lanes[4];
-    uint8_t buf[4][HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE];
+    struct haetae_gauss_lane lanes[8];
+    uint8_t buf[8][HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE];
     uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
     uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
 };

@@ -266,14 +266,32 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
     g->done = (int)done;
 }
 
-/* Rows r0.. r0+3 (those below rows) of the Gaussian vector, four SHAKE256
- * streams side by side; the first two rows of the vector take 257 samples. */
-static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *ws, unsigned r0, unsigned rows, u128 *sqsum,
-                       const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    kpqc_keccakx4 st;
-    uint8_t in[4][HAETAE_CRHBYTES + 2];
+/* SHAKE256 streams of the rows, four or eight side by side. */
+struct row_streams {
+    unsigned width;
+    kpqc_keccakx4 x4;
+    kpqc_keccakx8 x8;
+};
+
+static void streams_squeeze(struct row_streams *st, uint8_t (*buf)[HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE],
+                            size_t nblocks) {
+    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]};
+    if (st->width == 8)
+        kpqc_keccakx8_squeezeblocks(&st->x8, out, nblocks);
+    else
+        kpqc_keccakx4_squeezeblocks(&st->x4, out[0], out[1], out[2], out[3], nblocks);
+}
+
+/* Rows r0 .. r0 + width - 1 (those below rows) of the Gaussian vector,
+ * width SHAKE256 streams side by side; the first two rows of the vector
+ * take 257 samples. */
+static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *ws, unsigned r0, unsigned width,
+                       unsigned rows, u128 *sqsum, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
+    struct row_streams st;
+    uint8_t in[8][HAETAE_CRHBYTES + 2];
+    const uint8_t *const inp[8] = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]};
     struct haetae_gauss_lane *g = ws->lanes;
-    for (unsigned j = 0; j < 4; j++) {
+    for (unsigned j = 0; j < width; j++) {
         uint16_t nn = (uint16_t)(nonce + j);
         memcpy(in[j], seed, HAETAE_CRHBYTES);
         in[j][HAETAE_CRHBYTES] = (uint8_t)nn;
@@ -286,19 +304,29 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].done = r0 + j >= rows;
         g[j].be = be;
     }
-    kpqc_keccakx4_absorb_once(&st, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
-    kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], HAETAE_FIRST_BLOCKS);
-    for (unsigned j = 0; j < 4; j++) {
+    st.width = width;
+    if (width == 8)
+        kpqc_keccakx8_absorb_once(&st.x8, KPQC_SHAKE256_RATE, 0x1f, inp, sizeof in[0]);
+    else
+        kpqc_keccakx4_absorb_once(&st.x4, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
+    streams_squeeze(&st, ws->buf, HAETAE_FIRST_BLOCKS);
+    unsigned pending = 0;
+    for (unsigned j = 0; j < width; j++) {
         if (g[j].done) continue;
         memcpy(ws->signs + (r0 + j) * (HAETAE_N / 8), ws->buf[j], HAETAE_N / 8);
         gauss_feed(&g[j], ws->buf[j] + HAETAE_N / 8, HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE - HAETAE_N / 8);
+        pending += !g[j].done;
     }
-    while (!(g[0].done && g[1].done && g[2].done && g[3].done)) {
-        kpqc_keccakx4_squeezeblocks(&st, ws->buf[0], ws->buf[1], ws->buf[2], ws->buf[3], 1);
-        for (unsigned j = 0; j < 4; j++)
-            if (!g[j].done) gauss_feed(&g[j], ws->buf[j], KPQC_SHAKE256_RATE);
+    while (pending) {
+        streams_squeeze(&st, ws->buf, 1);
+        pending = 0;
+        for (unsigned j = 0; j < width; j++) {
+            if (g[j].done) continue;
+            gauss_feed(&g[j], ws->buf[j], KPQC_SHAKE256_RATE);
+            pending += !g[j].done;
+        }
     }
-    for (unsigned j = 0; j < 4 && r0 + j < rows; j++) {
+    for (unsigned j = 0; j < width && r0 + j < rows; j++) {
         /* len or more of the n were accepted: none moves more than n - len */
         be->compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
         memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
@@ -319,7 +347,13 @@ uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struc
         u128 sq = 0;
         /* two extra coordinates: the ball is the projection of a sphere of
          * dimension n (l + k) + 2 */
-        for (unsigned r0 = 0; r0 < rows; r0 += 4) gauss_rows(be, ws, r0, rows, &sq, seed, (uint16_t)(ni + r0));
+        /* eight streams at a time while more than four rows remain: one
+         * eight-way permutation costs less than two four-way ones on
+         * AVX-512, and the same elsewhere */
+        for (unsigned r0 = 0, w; r0 < rows; r0 += w) {
+            w = rows - r0 > 4 ? 8 : 4;
+            gauss_rows(be, ws, r0, w, rows, &sq, seed, (uint16_t)(ni + r0));
+        }
         ni = (uint16_t)(ni + rows);
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
