@@ -283,11 +283,11 @@ static void test_cdt(void) {
 
 /* Every path's candidates equal the portable ones: random bytes, and
  * CDT inputs at each table entry and its neighbours. */
-static void test_gauss8(void) {
+static void test_gauss(void) {
     enum { CB = HAETAE_CAND_BYTES };
-    uint8_t r[8 * CB];
+    uint8_t r[HAETAE_CAND_BATCH * CB];
     for (unsigned t = 0; t < 3000; t++) {
-        size_t n = 1 + t % 8;
+        size_t n = 1 + t % HAETAE_CAND_BATCH;
         for (size_t i = 0; i < sizeof r; i++) r[i] = (uint8_t)rnd32();
         if (t < 3 * HAETAE_CDT_SLOTS) {
             for (size_t c = 0; c < n; c++) {
@@ -296,12 +296,12 @@ static void test_gauss8(void) {
                 for (unsigned b = 0; b < 11; b++) r[c * CB + b] = (uint8_t)(v >> (8 * b));
             }
         }
-        struct haetae_cand8 want, got;
-        kpqc_haetae_gauss8_portable(&want, r, n);
+        struct haetae_cands want, got;
+        kpqc_haetae_gauss16_portable(&want, r, n);
         for (size_t b = 0; b < nbackends; b++) {
             if (!kpqc_backend_usable(backends[b])) continue;
             memset(&got, 0xA5, sizeof got);
-            ((const struct haetae_backend *)backends[b])->gauss8(&got, r, n);
+            ((const struct haetae_backend *)backends[b])->gauss(&got, r, n);
             int ok = 1;
             for (size_t c = 0; c < n; c++)
                 ok &= got.v[c] == want.v[c] && got.accept[c] == want.accept[c] && got.sq_lo[c] == want.sq_lo[c] &&
@@ -545,7 +545,7 @@ int main(void) {
     test_rans();
     test_fft();
     test_cdt();
-    test_gauss8();
+    test_gauss();
     test_approx_exp();
     test_compact();
     test_signatures();

@@ -143,19 +143,20 @@ void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
 #endif
 
 /*
- * Up to eight consecutive 26-byte candidates, evaluated side by side:
+ * Up to sixteen consecutive 26-byte candidates, evaluated side by side:
  * each one's value, its acceptance (0 or 1, which is secret) and its
  * square, the 85-bit sq_hi 2^48 + sq_lo summed over the accepted ones.
  * Entries from n on are left unspecified.
  */
-struct haetae_cand8 {
-    uint64_t v[8], accept[8], sq_lo[8], sq_hi[8];
+#define HAETAE_CAND_BATCH 16
+struct haetae_cands {
+    uint64_t v[HAETAE_CAND_BATCH], accept[HAETAE_CAND_BATCH], sq_lo[HAETAE_CAND_BATCH], sq_hi[HAETAE_CAND_BATCH];
 };
-void kpqc_haetae_gauss8_generic(struct haetae_cand8 *out, const uint8_t *r, size_t n,
-                                uint64_t (*cdt)(uint64_t lo, uint32_t hi));
-void kpqc_haetae_gauss8_portable(struct haetae_cand8 *out, const uint8_t *r, size_t n);
-void kpqc_haetae_gauss8_avx2(struct haetae_cand8 *out, const uint8_t *r, size_t n);
-void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, size_t n,
+                                 uint64_t (*cdt)(uint64_t lo, uint32_t hi));
+void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n);
 
 /*
  * The family's kernel table (see common/cpu.h); haetae_backend.c lists
@@ -171,8 +172,8 @@ struct haetae_backend {
      * product), and r += that */
     void (*pointwise)(hpoly *r, const hpoly *a, const hpoly *b);
     void (*pointwise_acc)(hpoly *r, const hpoly *a, const hpoly *b);
-    /* the hyperball's candidates, eight at a time */
-    void (*gauss8)(struct haetae_cand8 *out, const uint8_t *r, size_t n);
+    /* the hyperball's candidates, up to sixteen at a time */
+    void (*gauss)(struct haetae_cands *out, const uint8_t *r, size_t n);
     /* kpqc_haetae_ct_compact */
     void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 };

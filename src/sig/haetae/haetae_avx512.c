@@ -1,4 +1,4 @@
-/* HAETAE's AVX-512 kernel table: the hyperball's candidates eight at a
+/* HAETAE's AVX-512 kernel table: the hyperball's candidates sixteen at a
  * time (the CDT with opmasks, the fixed point with IFMA) and their
  * compaction with blends; the AVX2 kernels for the rest.  The NTT and the pointwise products stay 256 bits
  * wide: a 512-bit build of them (vpmuldq on zmm) was faster alone, but its
@@ -9,4 +9,4 @@
 const struct haetae_backend kpqc_haetae_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_haetae_ntt_avx2, kpqc_haetae_invntt_avx2, kpqc_haetae_fft_sqabs_acc_avx2,
     kpqc_haetae_pointwise_avx2, kpqc_haetae_pointwise_acc_avx2,
-    kpqc_haetae_gauss8_avx512, kpqc_haetae_ct_compact_avx512};
+    kpqc_haetae_gauss16_avx512, kpqc_haetae_ct_compact_avx512};

@@ -21,6 +21,6 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
     return s[0] + s[1] + s[2] + s[3];
 }
 
-void kpqc_haetae_gauss8_avx2(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
-    kpqc_haetae_gauss8_generic(out, r, n, kpqc_haetae_cdt_sample_avx2);
+void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    kpqc_haetae_gauss16_generic(out, r, n, kpqc_haetae_cdt_sample_avx2);
 }

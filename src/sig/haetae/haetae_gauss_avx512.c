@@ -1,11 +1,12 @@
 /*
  * AVX-512 build of the hyperball candidates (see haetae_sampler.c): eight
- * candidates in the eight 64-bit lanes, each step of the portable code
- * done lane by lane on the same integers.  The CDT compares every table
- * entry, broadcast, with the eight inputs (no horizontal sums), and the
- * 52-bit multipliers of AVX-512 IFMA give the square and the products of
- * the acceptance polynomial exactly, where the portable code needs
- * 128-bit products.
+ * candidates in the eight 64-bit lanes of a register, each step of the
+ * portable code done lane by lane on the same integers.  The fields come
+ * out of the bytes by permutation, the CDT is a two-level count with
+ * register permutations in place of secret addresses, and the 52-bit
+ * multipliers of AVX-512 IFMA give the square and the products of the
+ * acceptance polynomial exactly, where the portable code needs 128-bit
+ * products.
  */
 #include <string.h>
 
@@ -86,32 +87,46 @@ static inline __m512i cdt8(__m512i r_lo, __m512i r_hi) {
     return acc;
 }
 
-/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8: Horner's steps are
- * ceil(r xi / 2^48) + c with |r| < 2^50.  IFMA multiplies unsigned 52-bit
- * numbers, so the step uses r + 2^51 >= 0, whose product is r xi plus
- * 2^48 8 xi: taken apart by IFMA on 16 xi < 2^52, its high half is
- * floor((r + 2^51) xi / 2^48), and its low half 16 ((r + 2^51) xi mod
+/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for m = 1 or 2 vectors of
+ * xi at once (independent chains of dependent multiplications).  Horner's
+ * steps are ceil(r xi / 2^48) + c with |r| < 2^50.  IFMA multiplies
+ * unsigned 52-bit numbers, so the step uses r + 2^51 >= 0, whose product is
+ * r xi plus 2^48 8 xi: taken apart by IFMA on 16 xi < 2^52, its high half
+ * is floor((r + 2^51) xi / 2^48), and its low half 16 ((r + 2^51) xi mod
  * 2^48) carries into bit 52 when added to 2^52 - 16 exactly when that
  * remainder is not zero, which rounds up; 8 xi is taken off again with c. */
-static inline __m512i approx_exp(__m512i xi) {
-    const __m512i b = _mm512_slli_epi64(xi, 4), eight_xi = _mm512_slli_epi64(xi, 3);
+static inline __attribute__((always_inline)) void approx_exp(__m512i ex[2], const __m512i xi[2], unsigned m) {
     const __m512i offset = _mm512_set1_epi64(INT64_C(1) << 51);
     const __m512i carry_in = _mm512_set1_epi64((INT64_C(1) << 52) - 16);
-    __m512i r = _mm512_set1_epi64(kpqc_haetae_exp_coef[0]);
-    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
-        const __m512i c = _mm512_sub_epi64(_mm512_set1_epi64(kpqc_haetae_exp_coef[i]), eight_xi);
-        const __m512i a = _mm512_add_epi64(r, offset);
-        const __m512i rest = _mm512_madd52lo_epu64(carry_in, a, b);
-        r = _mm512_add_epi64(_mm512_madd52hi_epu64(c, a, b), _mm512_srli_epi64(rest, 52));
+    __m512i b[2], eight_xi[2];
+    for (unsigned k = 0; k < m; k++) {
+        b[k] = _mm512_slli_epi64(xi[k], 4);
+        eight_xi[k] = _mm512_slli_epi64(xi[k], 3);
+        ex[k] = _mm512_set1_epi64(kpqc_haetae_exp_coef[0]);
     }
-    return r;
+    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
+        for (unsigned k = 0; k < m; k++) {
+            const __m512i c = _mm512_sub_epi64(_mm512_set1_epi64(kpqc_haetae_exp_coef[i]), eight_xi[k]);
+            const __m512i a = _mm512_add_epi64(ex[k], offset);
+            const __m512i rest = _mm512_madd52lo_epu64(carry_in, a, b[k]);
+            ex[k] = _mm512_add_epi64(_mm512_madd52hi_epu64(c, a, b[k]), _mm512_srli_epi64(rest, 52));
+        }
+    }
 }
 
 void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]) {
-    _mm512_storeu_si512((void *)out, approx_exp(_mm512_loadu_si512((const void *)xi)));
+    const __m512i x[2] = {_mm512_loadu_si512((const void *)xi)};
+    __m512i ex[2];
+    approx_exp(ex, x, 1);
+    _mm512_storeu_si512((void *)out, ex[0]);
 }
 
-void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
+/* Eight candidates up to their exponent. */
+struct lanes8 {
+    __m512i v, s_lo, s_hi, xi, test;
+};
+
+static inline void before_exp(struct lanes8 *c, const uint8_t *r, size_t n) {
     __m512i f[FIELDS];
     load_fields(f, r, n);
     const __m512i one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
@@ -143,16 +158,38 @@ void kpqc_haetae_gauss8_avx512(struct haetae_cand8 *out, const uint8_t *r, size_
     /* the exponent (y^2 - x^2) / 512 in 48 fractional bits, rounded */
     __m512i e = _mm512_sub_epi64(s_hi, _mm512_slli_epi64(_mm512_mul_epu32(x, x), 20));
     e = _mm512_add_epi64(_mm512_or_si512(_mm512_slli_epi64(e, 20), _mm512_srli_epi64(s_lo, 28)), one);
-    const __m512i ex = approx_exp(_mm512_srli_epi64(e, 1));
+    c->xi = _mm512_srli_epi64(e, 1);
+    c->v = v;
+    c->s_lo = s_lo;
+    c->s_hi = s_hi;
+    c->test = f[TEST];
+}
 
-    /* accepted when the 47 test bits are below exp(-e); zero, which both
-     * halves of the line share, only when the last bit says so too */
-    const __m512i rj = f[TEST];
-    __mmask8 accept = _mm512_cmplt_epi64_mask(_mm512_andnot_si512(one, rj), ex);
-    accept &= _mm512_test_epi64_mask(v, v) | _mm512_test_epi64_mask(rj, one);
+/* Accepted when the 47 test bits are below exp(-e); zero, which both
+ * halves of the line share, only when the last bit says so too. */
+static inline void after_exp(struct haetae_cands *out, unsigned at, const struct lanes8 *c, __m512i ex) {
+    const __m512i one = _mm512_set1_epi64(1);
+    __mmask8 accept = _mm512_cmplt_epi64_mask(_mm512_andnot_si512(one, c->test), ex);
+    accept &= _mm512_test_epi64_mask(c->v, c->v) | _mm512_test_epi64_mask(c->test, one);
+    _mm512_storeu_si512((void *)&out->v[at], c->v);
+    _mm512_storeu_si512((void *)&out->accept[at], _mm512_maskz_mov_epi64(accept, one));
+    _mm512_storeu_si512((void *)&out->sq_lo[at], c->s_lo);
+    _mm512_storeu_si512((void *)&out->sq_hi[at], c->s_hi);
+}
 
-    _mm512_storeu_si512((void *)out->v, v);
-    _mm512_storeu_si512((void *)out->accept, _mm512_maskz_mov_epi64(accept, one));
-    _mm512_storeu_si512((void *)out->sq_lo, s_lo);
-    _mm512_storeu_si512((void *)out->sq_hi, s_hi);
+/* Up to sixteen candidates as two vectors of eight, whose exponentials'
+ * chains of dependent multiplications run side by side. */
+void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    struct lanes8 c[2];
+    __m512i xi[2], ex[2];
+    const unsigned halves = n > 8 ? 2 : 1;
+    for (unsigned k = 0; k < halves; k++) {
+        before_exp(&c[k], r + 8 * k * HAETAE_CAND_BYTES, n - 8 * k < 8 ? n - 8 * k : 8);
+        xi[k] = c[k].xi;
+    }
+    if (halves == 2)
+        approx_exp(ex, xi, 2);
+    else
+        approx_exp(ex, xi, 1);
+    for (unsigned k = 0; k < halves; k++) after_exp(out, 8 * k, &c[k], ex[k]);
 }

@@ -194,30 +194,35 @@ void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d
     }
 }
 
-/* Up to eight candidates, their exponentials computed side by side (eight
- * independent multiply chains instead of one); cdt is the path's CDT. */
-void kpqc_haetae_gauss8_generic(struct haetae_cand8 *out, const uint8_t *r, size_t n, cdt_fn cdt) {
+/* Up to sixteen candidates, their exponentials computed eight side by
+ * side (independent multiply chains instead of one); cdt is the path's
+ * CDT. */
+void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, size_t n, cdt_fn cdt) {
     struct cand c[8];
-    int64_t xi[8] = {0};
+    int64_t xi[8];
     uint64_t ex[8];
-    for (size_t i = 0; i < n; i++) {
-        gauss_candidate(&c[i], r + i * CAND_BYTES, cdt);
-        xi[i] = c[i].e;
-    }
-    kpqc_haetae_approx_exp8(ex, xi);
-    for (size_t i = 0; i < n; i++) {
-        out->v[i] = c[i].v;
-        out->accept[i] = gauss_accept(&c[i], ex[i]);
-        out->sq_lo[i] = c[i].sq_lo;
-        out->sq_hi[i] = c[i].sq_hi;
+    for (size_t at = 0; at < n; at += 8) {
+        const size_t m = n - at < 8 ? n - at : 8;
+        memset(xi, 0, sizeof xi);
+        for (size_t i = 0; i < m; i++) {
+            gauss_candidate(&c[i], r + (at + i) * CAND_BYTES, cdt);
+            xi[i] = c[i].e;
+        }
+        kpqc_haetae_approx_exp8(ex, xi);
+        for (size_t i = 0; i < m; i++) {
+            out->v[at + i] = c[i].v;
+            out->accept[at + i] = gauss_accept(&c[i], ex[i]);
+            out->sq_lo[at + i] = c[i].sq_lo;
+            out->sq_hi[at + i] = c[i].sq_hi;
+        }
     }
     kpqc_wipe(c, sizeof c);
     kpqc_wipe(xi, sizeof xi);
     kpqc_wipe(ex, sizeof ex);
 }
 
-void kpqc_haetae_gauss8_portable(struct haetae_cand8 *out, const uint8_t *r, size_t n) {
-    kpqc_haetae_gauss8_generic(out, r, n, kpqc_haetae_cdt_sample_portable);
+void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    kpqc_haetae_gauss16_generic(out, r, n, kpqc_haetae_cdt_sample_portable);
 }
 
 /*
@@ -239,8 +244,8 @@ static void gauss_candidate_into(struct haetae_gauss_lane *g, uint64_t v, uint32
 }
 
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
-    struct haetae_cand8 b;
-    g->be->gauss8(&b, r, n);
+    struct haetae_cands b;
+    g->be->gauss(&b, r, n);
     for (size_t i = 0; i < n; i++)
         gauss_candidate_into(g, b.v[i], (uint32_t)b.accept[i], ((u128)b.sq_hi[i] << 48) + b.sq_lo[i]);
     kpqc_wipe(&b, sizeof b);
@@ -255,7 +260,7 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
     }
     while (pos + CAND_BYTES <= len) {
         size_t n = (len - pos) / CAND_BYTES;
-        n = n < 8 ? n : 8;
+        n = n < HAETAE_CAND_BATCH ? n : HAETAE_CAND_BATCH;
         gauss_candidates_into(g, bytes + pos, n);
         pos += n * CAND_BYTES;
     }
