@@ -360,6 +360,28 @@ static void test_approx_exp(void) {
     CHECK(out[1] <= out[0] && out[2] < out[1] && out[3] < out[2] && out[4] < out[3]);
 }
 
+/* Every path scales a row as the portable code: random samples of every
+ * size, scales with high limbs up to 2^46, random signs. */
+static void test_scale_round(void) {
+    enum { M = 64 };
+    for (unsigned trial = 0; trial < 400; trial++) {
+        uint64_t x[M];
+        uint8_t signs[M / 8];
+        int32_t want[M], got[M];
+        for (unsigned i = 0; i < M; i++) x[i] = (((uint64_t)rnd32() << 32) | rnd32()) >> (rnd32() % 40);
+        for (unsigned i = 0; i < M / 8; i++) signs[i] = (uint8_t)rnd32();
+        hfix scale = {(((uint64_t)rnd32() << 32) | rnd32()) & ((UINT64_C(1) << 48) - 1),
+                      (((uint64_t)rnd32() << 32) | rnd32()) >> (18 + trial % 40)};
+        uint64_t norm = kpqc_haetae_scale_round_portable(want, x, signs, M, scale);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            memset(got, 0x5A, sizeof got);
+            uint64_t n = ((const struct haetae_backend *)backends[b])->scale_round(got, x, signs, M, scale);
+            CHECK_MSG(n == norm && memcmp(got, want, sizeof got) == 0, "%s scaling (trial %u)", backends[b]->name, trial);
+        }
+    }
+}
+
 static void test_compact(void) {
     for (size_t b = 0; b < nbackends; b++) {
         if (!kpqc_backend_usable(backends[b])) continue;
@@ -546,6 +568,7 @@ int main(void) {
     test_fft();
     test_cdt();
     test_gauss();
+    test_scale_round();
     test_approx_exp();
     test_compact();
     test_signatures();

@@ -111,6 +111,10 @@ hfix kpqc_haetae_fix_mul(hfix x, hfix y);
 hfix kpqc_haetae_fix_mul_u64(hfix x, uint64_t y); /* round(x * y / 2^28) */
 hfix kpqc_haetae_fix_invsqrt(const struct haetae_params *p, hfix xhalf);
 int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
+/* y[i] = kpqc_haetae_fix_scale_round(x[i], scale, bit i of signs) for n
+ * (a multiple of 8) values; returns the sum of the y[i]^2. */
+uint64_t kpqc_haetae_scale_round_portable(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
+uint64_t kpqc_haetae_scale_round_avx512(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 
 /* ---- hyperball sampler (haetae_sampler.c) ---- */
 /* Order-preserving compaction: moves the entries with keep[i] = 1 to the
@@ -176,6 +180,8 @@ struct haetae_backend {
     void (*gauss)(struct haetae_cands *out, const uint8_t *r, size_t n);
     /* kpqc_haetae_ct_compact */
     void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
+    /* the hyperball's samples onto the sphere */
+    uint64_t (*scale_round)(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2

@@ -87,3 +87,12 @@ int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign) {
     int64_t res = (int64_t)((t.hi + (UINT64_C(1) << 14)) >> 15);
     return (int32_t)((1 - 2 * (int64_t)sign) * res);
 }
+
+uint64_t kpqc_haetae_scale_round_portable(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale) {
+    uint64_t norm = 0;
+    for (size_t i = 0; i < n; i++) {
+        y[i] = kpqc_haetae_fix_scale_round(x[i], scale, (signs[i / 8] >> (i % 8)) & 1);
+        norm += (uint64_t)((int64_t)y[i] * y[i]);
+    }
+    return norm;
+}

@@ -364,14 +364,8 @@ uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struc
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
         hfix scale = kpqc_haetae_fix_mul_u64(kpqc_haetae_fix_invsqrt(p, xhalf), p->radius_scale);
         uint64_t norm = 0;
-        for (unsigned i = 0; i < rows; i++) {
-            for (unsigned j = 0; j < HAETAE_N; j++) {
-                unsigned idx = HAETAE_N * i + j;
-                int32_t v = kpqc_haetae_fix_scale_round(ws->samples[idx], scale, (ws->signs[idx / 8] >> (idx % 8)) & 1);
-                y[i][j] = v;
-                norm += (uint64_t)((int64_t)v * v);
-            }
-        }
+        for (unsigned i = 0; i < rows; i++)
+            norm += be->scale_round(y[i], ws->samples + HAETAE_N * i, ws->signs + HAETAE_N / 8 * i, HAETAE_N, scale);
         uint32_t reject = (uint32_t)((bound - norm) >> 63);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
