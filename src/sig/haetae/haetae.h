@@ -85,6 +85,10 @@ void kpqc_haetae_ntt_avx2(hpoly *a);
 void kpqc_haetae_invntt_avx2(hpoly *a);
 void kpqc_haetae_pointwise_avx2(hpoly *r, const hpoly *a, const hpoly *b);
 void kpqc_haetae_pointwise_acc_avx2(hpoly *r, const hpoly *a, const hpoly *b);
+void kpqc_haetae_ntt_avx512(hpoly *a);
+void kpqc_haetae_invntt_avx512(hpoly *a);
+void kpqc_haetae_pointwise_avx512(hpoly *r, const hpoly *a, const hpoly *b);
+void kpqc_haetae_pointwise_acc_avx512(hpoly *r, const hpoly *a, const hpoly *b);
 void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b*2^-32 */
 void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 

@@ -1,7 +1,8 @@
 /*
- * What the portable NTT (haetae_ntt.c) and the AVX2 one
- * (haetae_ntt_avx2.c) share: the zetas, the constants, and the scalar
- * Montgomery reduction whose integers both compute.
+ * What the portable NTT (haetae_ntt.c) and the vector ones
+ * (haetae_ntt_avx2.c, haetae_ntt_avx512.c) share: the zetas, the
+ * constants, and the scalar Montgomery reduction whose integers all
+ * compute.
  */
 #ifndef KPQC_HAETAE_NTT_KERNEL_H
 #define KPQC_HAETAE_NTT_KERNEL_H
