@@ -114,3 +114,30 @@ def test_instructions_per_primitive_repeat_exactly_on_seeded_inputs(lab, tmp_pat
     assert {op for _, _, op in counts[0]} == {"keygen", "encaps", "decaps"}
     assert all(v > 1000 for v in counts[0].values())
     assert counts[0] == counts[1]
+
+
+def test_paths_suite_pairs_the_paths_and_the_ml_dsa_counterpart(lab, tmp_path):
+    best = subprocess.run([str(lab.build / "kpqc-kat"), "--impl"], capture_output=True, text=True).stdout.strip()
+    paths = ["portable", "avx2", "avx512"][: ["portable", "avx2", "avx512"].index(best) + 1]
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "kpqc-bench"), "--build-dir", str(lab.build), "--out",
+                        str(out), "paths", "--rounds", "2", "--filter", "haetae2", "--paths", ",".join(paths),
+                        "--iterations", "5", "--slow-iterations", "2", "--rejection-iterations", "3"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = [row for row in json.loads((out / "summary.json").read_text())["rows"] if row["suite"] == "paths"]
+    assert {row["op"] for row in rows} == {"keygen", "sign", "verify"}
+    for row in rows:
+        assert row["alg"] == "haetae2" and row["counterpart"] == "ML-DSA-44" and row["rounds"] == 2
+        assert all(row[f"{p}_ns"] > 0 for p in paths) and row["openssl_ns"] > 0
+        for p in paths:
+            ratio = row[f"{p}_over_openssl"]
+            assert 0 < ratio["ci_low"] <= ratio["median"] <= ratio["ci_high"]
+        if "avx512" in paths:
+            assert 0 < row["avx512_over_avx2"]["median"]
+    # signing, rejection-sampled on both sides, takes the larger sample count
+    samples = [json.loads(line) for line in open(out / "samples.jsonl")]
+    signs = [s for s in samples if s.get("op") == "sign"]
+    assert signs and all(len(s["ns"]) == 3 for s in signs)
+    report = (out / "report.md").read_text()
+    assert "haetae2" in report and "3 per HAETAE and ML-DSA signature operation" in report
