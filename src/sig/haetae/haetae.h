@@ -211,7 +211,7 @@ struct haetae_gauss_lane {
     unsigned len;
     uint32_t count;
     int done;
-    unsigned __int128 sum;
+    uint64_t sum_lo, sum_hi; /* the squares' limbs, each below 2^57 */
     uint8_t carry[HAETAE_CAND_BYTES];
     const struct haetae_backend *be;
 };

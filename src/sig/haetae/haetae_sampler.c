@@ -230,24 +230,24 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
  * candidates until len are accepted.  The squared values of the first len
  * accepted ones are summed; the first 256 values are the output.
  */
-static void gauss_candidate_into(struct haetae_gauss_lane *g, uint64_t v, uint32_t acc, u128 sq) {
-    if (g->n == HAETAE_CAND_CAP) {
-        /* the first len accepted ones so far go to the front */
-        g->be->compact(g->val, g->keep, g->n, g->n - 1);
-        g->n = g->len;
-    }
-    uint32_t wanted = acc & ((g->count - g->len) >> 31); /* accepted, and count < len */
-    g->val[g->n] = v;
-    g->sum += sq & ((u128)0 - wanted);
-    g->count += acc;
-    g->keep[g->n++] = (uint8_t)acc;
-}
-
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
     struct haetae_cands b;
     g->be->gauss(&b, r, n);
-    for (size_t i = 0; i < n; i++)
-        gauss_candidate_into(g, b.v[i], (uint32_t)b.accept[i], ((u128)b.sq_hi[i] << 48) + b.sq_lo[i]);
+    if (g->n + n > HAETAE_CAND_CAP) {
+        /* the first len accepted ones so far go to the front; any kept
+         * after them are never used */
+        g->be->compact(g->val, g->keep, g->n, g->n - 1);
+        g->n = g->len;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t wanted = 0 - (b.accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
+        g->sum_lo += b.sq_lo[i] & wanted;
+        g->sum_hi += b.sq_hi[i] & wanted;
+        g->count += (uint32_t)b.accept[i];
+        g->val[g->n + i] = b.v[i];
+        g->keep[g->n + i] = (uint8_t)b.accept[i];
+    }
+    g->n += n;
     kpqc_wipe(&b, sizeof b);
 }
 
@@ -304,7 +304,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         g[j].n = 0;
         g[j].len = r0 + j < 2 ? HAETAE_N + 1 : HAETAE_N;
         g[j].count = 0;
-        g[j].sum = 0;
+        g[j].sum_lo = g[j].sum_hi = 0;
         g[j].ncarry = 0;
         g[j].done = r0 + j >= rows;
         g[j].be = be;
@@ -335,7 +335,7 @@ static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *
         /* len or more of the n were accepted: none moves more than n - len */
         be->compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
         memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
-        *sqsum += g[j].sum;
+        *sqsum += ((u128)g[j].sum_hi << 48) + g[j].sum_lo;
     }
     kpqc_wipe(&st, sizeof st);
     kpqc_wipe(in, sizeof in);
