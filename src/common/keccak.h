@@ -43,6 +43,8 @@ typedef struct kpqc_keccakx4_backend {
 typedef struct kpqc_keccakx8_backend {
     kpqc_backend_info info;
     void (*f1600x8)(uint64_t s[25][8]); /* s[lane][instance] */
+    /* the first n lanes of instance j to out[j], little-endian */
+    void (*store_lanes)(uint8_t *const out[8], const uint64_t s[25][8], unsigned n);
 } kpqc_keccakx8_backend;
 
 extern const kpqc_keccak_backend kpqc_keccak_backend_portable;
@@ -127,7 +129,7 @@ void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
 typedef struct kpqc_keccakx8 {
     uint64_t s[25][8]; /* lane-interleaved: s[lane][instance] */
     unsigned rate;
-    void (*f1600x8)(uint64_t s[25][8]); /* taken by absorb_once */
+    const kpqc_keccakx8_backend *be; /* taken by absorb_once */
 } kpqc_keccakx8;
 
 void kpqc_keccakx8_f1600(uint64_t s[25][8]);

@@ -21,9 +21,14 @@ static void f1600x8_by_four(uint64_t s[25][8]) {
     }
 }
 
+static void store_lanes_portable(uint8_t *const out[8], const uint64_t s[25][8], unsigned n) {
+    for (unsigned j = 0; j < 8; j++)
+        for (unsigned i = 0; i < n; i++) kpqc_store64_le(out[j] + 8 * i, s[i][j]);
+}
+
 /* Named "portable" as the fallback of every level without eight-way
  * kernels; the four-way kernels it calls are the level's own. */
-const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f1600x8_by_four};
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f1600x8_by_four, store_lanes_portable};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512
@@ -38,12 +43,12 @@ void kpqc_keccakx8_f1600(uint64_t s[25][8]) { kpqc_keccakx8_select_backend()->f1
 void kpqc_keccakx8_absorb_once(kpqc_keccakx8 *k, unsigned rate, uint8_t dsep, const uint8_t *const in[8], size_t len) {
     memset(k->s, 0, sizeof k->s);
     k->rate = rate;
-    k->f1600x8 = kpqc_keccakx8_select_backend()->f1600x8;
+    k->be = kpqc_keccakx8_select_backend();
     size_t off = 0;
     for (; len - off >= rate; off += rate) {
         for (unsigned j = 0; j < 8; j++)
             for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
-        k->f1600x8(k->s);
+        k->be->f1600x8(k->s);
     }
     /* the last partial block, the domain bits and pad10*1 */
     const size_t rest = len - off;
@@ -59,9 +64,11 @@ void kpqc_keccakx8_absorb_once(kpqc_keccakx8 *k, unsigned rate, uint8_t dsep, co
 
 void kpqc_keccakx8_squeezeblocks(kpqc_keccakx8 *k, uint8_t *const out[8], size_t nblocks) {
     for (size_t b = 0; b < nblocks; b++) {
-        k->f1600x8(k->s);
-        for (unsigned j = 0; j < 8; j++)
-            for (unsigned i = 0; i < k->rate / 8; i++) kpqc_store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
+        uint8_t *const at[8] = {out[0] + b * k->rate, out[1] + b * k->rate, out[2] + b * k->rate,
+                                out[3] + b * k->rate, out[4] + b * k->rate, out[5] + b * k->rate,
+                                out[6] + b * k->rate, out[7] + b * k->rate};
+        k->be->f1600x8(k->s);
+        k->be->store_lanes(at, k->s, k->rate / 8);
     }
 }
 
