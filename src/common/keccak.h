@@ -29,6 +29,21 @@ static inline void kpqc_store64_le(uint8_t *p, uint64_t v) {
     for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Instance j of w lane-interleaved states (lane i at s[i * w + j]), for
+ * the multi-way sponges: XOR len <= rate bytes of in into it; and after
+ * the last such bytes, the domain bits dsep and pad10*1. */
+static inline void kpqc_keccak_xor_instance(uint64_t *s, unsigned w, unsigned j, const uint8_t *in, size_t len) {
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) s[i / 8 * w + j] ^= kpqc_load64_le(in + i);
+    for (; i < len; i++) s[i / 8 * w + j] ^= (uint64_t)in[i] << (8 * (i % 8));
+}
+
+static inline void kpqc_keccak_pad_instance(uint64_t *s, unsigned w, unsigned j, size_t len, unsigned rate,
+                                            uint8_t dsep) {
+    s[len / 8 * w + j] ^= (uint64_t)dsep << (8 * (len % 8));
+    s[(rate - 1) / 8 * w + j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
+}
+
 /* Kernel tables (cpu.h): the permutation of one state, of four, of eight. */
 typedef struct kpqc_keccak_backend {
     kpqc_backend_info info;

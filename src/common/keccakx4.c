@@ -48,20 +48,13 @@ void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
     k->dsep = dsep;
     k->f1600x4 = kpqc_keccakx4_select_backend()->f1600x4;
     size_t off = 0;
-    while (len - off >= rate) {
-        for (unsigned j = 0; j < 4; j++)
-            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
+    for (; len - off >= rate; off += rate) {
+        for (unsigned j = 0; j < 4; j++) kpqc_keccak_xor_instance(&k->s[0][0], 4, j, in[j] + off, rate);
         k->f1600x4(k->s);
-        off += rate;
     }
-    /* Last partial block with the pad10*1 padding and domain bits. */
     for (unsigned j = 0; j < 4; j++) {
-        uint8_t block[200] = {0};
-        memcpy(block, in[j] + off, len - off);
-        block[len - off] = dsep;
-        block[rate - 1] |= 0x80;
-        for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(block + 8 * i);
-        kpqc_wipe(block, sizeof block);
+        kpqc_keccak_xor_instance(&k->s[0][0], 4, j, in[j] + off, len - off);
+        kpqc_keccak_pad_instance(&k->s[0][0], 4, j, len - off, rate, dsep);
     }
 }
 

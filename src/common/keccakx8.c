@@ -46,19 +46,12 @@ void kpqc_keccakx8_absorb_once(kpqc_keccakx8 *k, unsigned rate, uint8_t dsep, co
     k->be = kpqc_keccakx8_select_backend();
     size_t off = 0;
     for (; len - off >= rate; off += rate) {
-        for (unsigned j = 0; j < 8; j++)
-            for (unsigned i = 0; i < rate / 8; i++) k->s[i][j] ^= kpqc_load64_le(in[j] + off + 8 * i);
+        for (unsigned j = 0; j < 8; j++) kpqc_keccak_xor_instance(&k->s[0][0], 8, j, in[j] + off, rate);
         k->be->f1600x8(k->s);
     }
-    /* the last partial block, the domain bits and pad10*1 */
-    const size_t rest = len - off;
     for (unsigned j = 0; j < 8; j++) {
-        const uint8_t *p = in[j] + off;
-        size_t i = 0;
-        for (; i + 8 <= rest; i += 8) k->s[i / 8][j] ^= kpqc_load64_le(p + i);
-        for (; i < rest; i++) k->s[i / 8][j] ^= (uint64_t)p[i] << (8 * (i % 8));
-        k->s[rest / 8][j] ^= (uint64_t)dsep << (8 * (rest % 8));
-        k->s[(rate - 1) / 8][j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
+        kpqc_keccak_xor_instance(&k->s[0][0], 8, j, in[j] + off, len - off);
+        kpqc_keccak_pad_instance(&k->s[0][0], 8, j, len - off, rate, dsep);
     }
 }
 
