@@ -15,12 +15,37 @@
 #                               cross-build for that target with Debian's cross
 #                               compiler (gcc-aarch64-linux-gnu); its programs
 #                               run under qemu-aarch64.  Never the system's.
+#   bootstrap.sh --key [SERIES] print the cache directory the build goes to
+#                               (or is reused from), building nothing
+#
+# The script chooses its compiler and flags itself: whatever calls it (CMake
+# exports a toolchain file's compiler as CC; make exports MAKEFLAGS) gets the
+# same build.  It starts again under a clean environment that keeps only
+# what locates tools and the cache, and the cache key covers everything the
+# build depends on: the source version, the configuration, every file beside
+# this script (the script included) and the identity and version of the
+# compiler and of perl.
 set -eu
+
+if [ -z "${KPQC_BOOTSTRAP_CLEAN:-}" ]; then
+    exec env -i KPQC_BOOTSTRAP_CLEAN=1 LC_ALL=C PATH="${PATH:-/usr/local/bin:/usr/bin:/bin}" \
+        HOME="${HOME:-/root}" ${CARGO_HOME:+CARGO_HOME="$CARGO_HOME"} ${RUSTUP_HOME:+RUSTUP_HOME="$RUSTUP_HOME"} \
+        ${KPQC_CACHE_DIR:+KPQC_CACHE_DIR="$KPQC_CACHE_DIR"} \
+        ${KPQC_OPENSSL_PREFIX:+KPQC_OPENSSL_PREFIX="$KPQC_OPENSSL_PREFIX"} \
+        ${KPQC_OPENSSL_CROSS:+KPQC_OPENSSL_CROSS="$KPQC_OPENSSL_CROSS"} \
+        sh "$0" "$@"
+fi
+
+KEY_ONLY=""
+if [ "${1:-}" = "--key" ]; then KEY_ONLY=1; shift; fi
 
 say() { echo "openssl-bootstrap: $*" >&2; }
 
 SERIES=${1:-3.5}
 CROSS=${KPQC_OPENSSL_CROSS:-}
+# The compiler is always gcc: OpenSSL's Configure puts the cross prefix in
+# front of it (aarch64-linux-gnu-gcc, Debian's gcc-aarch64-linux-gnu).
+CC=gcc
 case "$CROSS" in
     "") TARGET=""; RUN="" ;;
     aarch64-linux-gnu)
@@ -62,11 +87,23 @@ esac
 CONFIG_FLAGS=$(echo $CONFIG_FLAGS $TARGET)   # one line: it is part of the cache key
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-KEY=$(printf '%s %s %s' "$CRATE_VERSION" "$CONFIG_FLAGS" "$(cat "$HERE/mkdef.pl" "$HERE/openssl.cnf" | sha256sum)" | sha256sum | cut -c1-12)
+COMPILER=${CROSS:+$CROSS-}$CC
+command -v "$COMPILER" >/dev/null 2>&1 || { say "no $COMPILER on PATH"; exit 1; }
+# Every input of the build, one per line; any change means a new prefix.
+recipe() {
+    echo "openssl-src $CRATE_VERSION"
+    echo "configure $CONFIG_FLAGS"
+    (cd "$HERE" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+    echo "compiler $(command -v "$COMPILER")"
+    "$COMPILER" --version | head -n1
+    "$COMPILER" -dumpmachine
+    perl -e 'print "perl $^V\n"'
+}
+KEY=$(recipe | sha256sum | cut -c1-12)
 CACHE=${KPQC_CACHE_DIR:-$HOME/.cache/kpqc-tls}
 PREFIX="$CACHE/openssl-${CRATE_VERSION#*+}${CROSS:+-$CROSS}-$KEY"
 
-if [ -x "$PREFIX/bin/openssl" ] && [ -f "$PREFIX/.complete" ]; then
+if [ -n "$KEY_ONLY" ] || { [ -x "$PREFIX/bin/openssl" ] && [ -f "$PREFIX/.complete" ]; }; then
     echo "$PREFIX"; exit 0
 fi
 
@@ -98,9 +135,11 @@ SRC=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"openssl-src-$CRATE_VER
 cp -R "$SRC" "$WORK/src"
 install -m 0755 "$HERE/mkdef.pl" "$WORK/src/util/mkdef.pl"
 cd "$WORK/src"
-./Configure $CONFIG_FLAGS --prefix="$PREFIX" --libdir=lib --openssldir="$PREFIX/ssl" >&2
+recipe > "$WORK/recipe.txt"
+CC=$CC ./Configure $CONFIG_FLAGS --prefix="$PREFIX" --libdir=lib --openssldir="$PREFIX/ssl" >&2
 make -j"$(nproc)" >"$WORK/make.log" 2>&1 || { tail -n 40 "$WORK/make.log" >&2; exit 1; }
 make install_sw >>"$WORK/make.log" 2>&1 || { tail -n 40 "$WORK/make.log" >&2; exit 1; }
+install -m 0644 "$WORK/recipe.txt" "$PREFIX/recipe.txt"   # what the key was made of
 mkdir -p "$PREFIX/ssl"
 install -m 0644 "$HERE/openssl.cnf" "$PREFIX/ssl/openssl.cnf"
 LD_LIBRARY_PATH="$PREFIX/lib" $RUN "$PREFIX/bin/openssl" version >&2
