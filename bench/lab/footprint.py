@@ -193,12 +193,14 @@ def run(args, lab):
     rows = []
     for lvl, name, kind, path, ops in stack:
         rows.append([lvl, name, path, *[f"{o['stack']:,}" + ("" if o["ok"] else " (failed)") for o in ops],
-                     " / ".join(str(o["allocs"]) for o in ops), f"{max(o['heap_peak'] for o in ops):,}"])
+                     " / ".join(str(o["allocs"]) for o in ops), " / ".join(f"{o['heap_peak']:,}" for o in ops)])
         lab.row("footprint_stack", alg=name, level=lvl, path=path,
                 **{f"{o['op']}_{k}": o[k] for o in ops for k in ("stack", "allocs", "heap_peak")})
-    tables.append(("Peak stack per operation (bytes, painted stack) and heap (allocations per operation, peak bytes)",
-                md_table(["level", "algorithm", "path", "keygen", "encaps / sign", "decaps / verify",
-                          "heap allocations", "heap peak"], sorted(rows, key=lambda x: x[0]))))
+    tables.append(("Peak stack per operation (bytes, painted stack) and heap (allocations and peak bytes per "
+                   "operation: keygen / encaps or sign / decaps or verify)",
+                md_table(["level", "algorithm", "path", "keygen stack", "encaps / sign stack",
+                          "decaps / verify stack", "heap allocations", "heap peak"],
+                         sorted(rows, key=lambda x: (x[0], x[1])))))
 
     # A TLS connection.
     if not args.no_tls:
@@ -224,8 +226,9 @@ def update_docs(lab, path, tables):
     head = kpqc_table.generated_part(doc.read_text())
     env = lab.env
     body = [head, kpqc_table.MEASURED, "", "## Footprint", "",
-            f"`kpqc-bench footprint` on {env.get('cpu', 'this machine')}, {env.get('compiler', '')}; "
-            "what the numbers mean: docs/footprint.md.", ""]
+            f"`kpqc-bench footprint` on {env.get('cpu', 'this machine')} ({env.get('cores', '?')} cores), "
+            f"{env.get('compiler', '')}, {env.get('openssl', '')}, commit {env.get('commit', '')}; how it measures "
+            "and what the numbers mean: [footprint.md](footprint.md).", ""]
     for title, md in tables:
         body += [f"### {title}", "", md, ""]
     doc.write_text("\n".join(body))
