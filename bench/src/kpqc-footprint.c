@@ -127,8 +127,11 @@ static int nothing(void) { return 0; }
 
 /* ------------------------------------------------------- operations */
 
-static uint8_t pk[1 << 16], sk[1 << 16], out[1 << 16], ss[256], msg[64];
-static size_t out_len __attribute__((unused)); /* a signature's or an OpenSSL ciphertext's */
+/* Each variant uses some of these (OpenSSL's keys live in an EVP_PKEY, a
+ * signature has no secret); out_len is a signature's or a ciphertext's. */
+#define BUFFER static __attribute__((unused))
+BUFFER uint8_t pk[1 << 16], sk[1 << 16], out[1 << 16], ss[256], msg[64];
+BUFFER size_t out_len;
 
 #if defined(FOOTPRINT_KEM) || defined(FOOTPRINT_SIG)
 #define PASTE(a, b, c) a##b##c
