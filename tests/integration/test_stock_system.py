@@ -100,3 +100,51 @@ def test_without_the_snippet_the_same_client_cannot_connect(lab, stock):
                         f"https://localhost:{port}/"], capture_output=True, text=True, timeout=30, env=env)
     finish(server)
     assert r.returncode != 0
+
+
+def per_service_conf(stock, tmp_path, module=None):
+    """A configuration of one service's own (systemd: Environment=OPENSSL_CONF=...):
+    the system's, then the snippet, the system's file left as it is."""
+    _, text = stock
+    snippet = re.search(r"^\.include (\S+)$", pathlib.Path(stock[0]["OPENSSL_CONF"]).read_text(), re.M).group(1)
+    if module is not None:
+        moved = tmp_path / "kpqc-stock-system.cnf"
+        moved.write_text(re.sub(r"^module = .*$", f"module = {module}", text, flags=re.M))
+        snippet = str(moved)
+    conf = tmp_path / "service.cnf"
+    system_cnf = pathlib.Path("/etc/ssl/openssl.cnf")
+    base = f".include {system_cnf}\n" if system_cnf.exists() else "openssl_conf = openssl_init\n"
+    conf.write_text(f"{base}.include {snippet}\n")
+    return dict(stock[0], OPENSSL_CONF=str(conf))
+
+
+def test_per_service_configuration(lab, stock, tmp_path):
+    env = per_service_conf(stock, tmp_path)
+    cert, _ = lab.ecdsa_cert()
+    server, port = kpqc_server(lab)
+    r = subprocess.run([CURL, "-sS", "--cacert", cert, "--resolve", f"localhost:{port}:127.0.0.1",
+                        f"https://localhost:{port}/"], capture_output=True, text=True, timeout=30, env=env)
+    finish(server)
+    assert r.returncode == 0 and HYBRID in r.stdout, r.stderr
+
+
+def test_openssl_3_0_is_silent_and_the_check_is_not(lab, stock, tmp_path):
+    """On 3.0 a module that does not load leaves curl on X25519 without a
+    word (config_diagnostics or not); kpqc-probe --check-config, run before
+    the service starts, refuses that configuration and accepts the right one."""
+    probe = lab.build.parent / "kpqc-probe"
+    if not probe.exists():
+        pytest.skip("kpqc-probe not built")
+    (tmp_path / "good").mkdir()
+    good = per_service_conf(stock, tmp_path / "good")
+    broken = per_service_conf(stock, tmp_path, module="/nonexistent/kpqcprovider.so")
+    cert, _ = lab.ecdsa_cert()
+    server, port = lab.server("-tls1_3")  # a server with classical groups too
+    r = subprocess.run([CURL, "-sS", "--cacert", cert, "--resolve", f"localhost:{port}:127.0.0.1",
+                        f"https://localhost:{port}/"], capture_output=True, text=True, timeout=30, env=broken)
+    finish(server)
+    assert r.returncode == 0 and "Shared groups: x25519" in r.stdout and HYBRID not in r.stdout, r.stdout
+    check = subprocess.run([str(probe), "--check-config", broken["OPENSSL_CONF"]], capture_output=True, text=True)
+    assert check.returncode != 0 and "kpqcprovider" in check.stderr, check.stderr
+    check = subprocess.run([str(probe), "--check-config", good["OPENSSL_CONF"]], capture_output=True, text=True)
+    assert check.returncode == 0 and HYBRID in check.stdout, check.stderr
