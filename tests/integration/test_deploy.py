@@ -256,8 +256,8 @@ def test_wrong_provider_path_fails_the_client(installed, chains, broken_conf, cl
             assert "bad value" in r.stderr or "system default config" in r.stderr, r.stderr
 
 
-def test_wrong_provider_path_stops_nginx_and_the_probe(installed, chains, broken_conf, work, tmp_path):
-    _need("nginx")
+def test_wrong_provider_path_stops_nginx_haproxy_and_the_probe(installed, chains, broken_conf, tmp_path):
+    _need("nginx", "haproxy")
     ecdsa = chains["ecdsa"]
     conf = tmp_path / "nginx.conf"
     conf.write_text(f"error_log {tmp_path}/error.log;\npid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n"
@@ -267,6 +267,13 @@ def test_wrong_provider_path_stops_nginx_and_the_probe(installed, chains, broken
     assert _env_cmd(installed, installed.share / "openssl.cnf", *nginx_t).returncode == 0
     r = _env_cmd(installed, broken_conf, *nginx_t)
     assert r.returncode != 0 and "SSL_CTX_new() failed" in r.stderr, r.stderr
+    pem = tmp_path / "haproxy.pem"
+    pem.write_text(ecdsa.cert.read_text() + ecdsa.key.read_text())
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(f"frontend tls\n    mode http\n    bind 127.0.0.1:{_free_port()} ssl crt {pem}\n")
+    assert _env_cmd(installed, installed.share / "openssl.cnf", "haproxy", "-c", "-f", str(cfg)).returncode == 0
+    r = _env_cmd(installed, broken_conf, "haproxy", "-c", "-f", str(cfg))
+    assert r.returncode != 0 and "unable to allocate SSL context" in r.stdout + r.stderr, r.stdout + r.stderr
     # The check for ExecStartPre names the provider.
     check = [str(installed.bin / "kpqc-probe"), "--check-config"]
     good = subprocess.run(check + [str(installed.share / "openssl.cnf")], capture_output=True, text=True,
