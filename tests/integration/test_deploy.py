@@ -98,9 +98,9 @@ def chains(installed, work):
     return made
 
 
-def _probe(installed, target, *args, env=None, user=None):
-    argv = [str(installed.bin / "kpqc-probe"), "--json", *args, target]
-    r = subprocess.run(_as(user, argv), capture_output=True, text=True, timeout=60, env=env or _clean_env())
+def _probe(installed, target, *args, env=None, run_as=()):
+    argv = [*run_as, str(installed.bin / "kpqc-probe"), "--json", *args, target]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env or _clean_env())
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -112,11 +112,9 @@ def _clean_env(**extra):
     return env
 
 
-def _as(user, argv):
-    if user is None:
-        return argv
+def _as(user):
     pw = pwd.getpwnam(user)
-    return ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups", "--", *argv]
+    return ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups", "--"]
 
 
 # --- the installed layout ---------------------------------------------------
@@ -163,24 +161,32 @@ def test_installed_configuration_is_loud(installed):
 
 @pytest.fixture(scope="module")
 def nobody(installed):
+    """The command prefix running a program as `nobody` with the builder's
+    OpenSSL cache and the build tree out of reach: hidden under empty
+    directories in a mount namespace of its own (as if deleted), else at
+    least unreadable to nobody."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("running as another user needs root and setpriv")
     try:
-        pwd.getpwnam("nobody")
+        as_nobody = _as("nobody")
     except KeyError:
         pytest.skip("no user nobody")
-    # The condition of the test: the builder's OpenSSL is out of reach.
-    cache = installed.cache["KPQC_OPENSSL_PREFIX"]
-    r = subprocess.run(_as("nobody", ["test", "-r", f"{cache}/lib/libcrypto.so.3"]), env=_clean_env())
-    if r.returncode == 0:
-        pytest.skip(f"{cache} is readable by nobody: the test would prove nothing")
-    return "nobody"
+    cache = pathlib.Path(installed.cache["KPQC_OPENSSL_PREFIX"]).parent
+    hide = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+            'mount -t tmpfs kpqc-hidden "$1" && mount -t tmpfs kpqc-hidden "$2" && shift 2 && exec "$@"', "sh",
+            str(cache), str(installed.build)]
+    lib = f"{installed.cache['KPQC_OPENSSL_PREFIX']}/lib"
+    if subprocess.run(hide + ["test", "!", "-e", lib], env=_clean_env(), capture_output=True).returncode == 0:
+        return hide + as_nobody
+    if subprocess.run(as_nobody + ["test", "-r", lib], env=_clean_env()).returncode == 0:
+        pytest.skip(f"{cache} is readable by nobody and cannot be hidden: the test would prove nothing")
+    return as_nobody
 
 
-def _s_server(installed, port, *args, user=None):
-    argv = [str(installed.bin / "kpqc-openssl"), "s_server", "-accept", f"127.0.0.1:{port}", "-naccept", "1",
+def _s_server(installed, port, *args, run_as=()):
+    argv = [*run_as, str(installed.bin / "kpqc-openssl"), "s_server", "-accept", f"127.0.0.1:{port}", "-naccept", "1",
             "-www", *args]
-    p = subprocess.Popen(_as(user, argv), env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    p = subprocess.Popen(argv, env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True)
     line = p.stdout.readline()
     while line and "ACCEPT" not in line:
@@ -194,14 +200,14 @@ def _s_server(installed, port, *args, user=None):
 def test_nobody_serves_and_probes_haetae(installed, chains, nobody):
     haetae = chains["haetae"]
     port = _free_port()
-    server = _s_server(installed, port, "-cert", str(haetae.cert), "-key", str(haetae.key), user=nobody)
+    server = _s_server(installed, port, "-cert", str(haetae.cert), "-key", str(haetae.key), run_as=nobody)
     try:
         # The server runs on the installed OpenSSL, nothing of the cache.
         maps = pathlib.Path(f"/proc/{server.pid}/maps").read_text()
         assert str(installed.private / "libcrypto.so") in maps, maps
         assert installed.cache["KPQC_OPENSSL_PREFIX"] not in maps
         got = _probe(installed, f"127.0.0.1:{port}", "--CAfile", str(haetae.ca), "--servername", "localhost",
-                     user=nobody)
+                     run_as=nobody)
     finally:
         stop_process(server)
     assert got["protocol"] == "TLSv1.3" and got["group"] == HYBRID, got
