@@ -240,9 +240,10 @@ PYTHON = ("import ssl, sys, urllib.request; "
           "print(urllib.request.urlopen(f'https://localhost:{sys.argv[1]}/', context=ctx, timeout=20).status)")
 
 
-@pytest.mark.parametrize("client", ["curl", "python3"])
+@pytest.mark.parametrize("client", ["curl", "python3", "openssl"])
 def test_wrong_provider_path_fails_the_client(installed, chains, broken_conf, client):
-    _need(client)
+    if client != "openssl":
+        _need(client)
     ecdsa = chains["ecdsa"]
     for conf, ok in ((installed.share / "openssl.cnf", True), (broken_conf, False)):
         port = _free_port()
@@ -251,8 +252,13 @@ def test_wrong_provider_path_fails_the_client(installed, chains, broken_conf, cl
             if client == "curl":
                 r = _env_cmd(installed, conf, *CURL, f"localhost:{port}:127.0.0.1", "--cacert", str(ecdsa.ca),
                              f"https://localhost:{port}/")
-            else:
+            elif client == "python3":
                 r = _env_cmd(installed, conf, "python3", "-c", PYTHON, str(port), str(ecdsa.ca))
+            else:  # the installed openssl (kpqc-env puts it first on PATH)
+                r = subprocess.run([str(installed.bin / "kpqc-env"), "openssl", "s_client", "-connect",
+                                    f"127.0.0.1:{port}", "-CAfile", str(ecdsa.ca), "-verify_return_error"],
+                                   input="GET / HTTP/1.0\r\n\r\n", env=_clean_env(KPQC_OPENSSL_CONF=str(conf)),
+                                   capture_output=True, text=True, timeout=60)
         finally:
             stop_process(server)
         if ok:  # the same client with the right path: it is the path that fails it
