@@ -107,7 +107,8 @@ def _probe(installed, target, *args, env=None, run_as=()):
 
 def _clean_env(**extra):
     """What a service gets: no OpenSSL or library path of the builder."""
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/nonexistent", "LC_ALL": "C.UTF-8"}
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/nonexistent",
+           "LC_ALL": "C.UTF-8"}
     env.update(extra)
     return env
 
@@ -379,7 +380,8 @@ def test_nginx_dual_certificates_classical_clients_get_ecdsa(installed, chains, 
     # SignatureAlgorithms line) list the provider's last: ECDSA too.
     provider_only = tmp_path / "openssl.cnf"
     provider_only.write_text(f"openssl_conf = openssl_init\n.include {installed.share / 'kpqc-provider.cnf'}\n")
-    got = _probe(installed, f"127.0.0.1:{port}", "--CAfile", str(ecdsa.ca), env=_clean_env(OPENSSL_CONF=str(provider_only)))
+    got = _probe(installed, f"127.0.0.1:{port}", "--CAfile", str(ecdsa.ca),
+                 env=_clean_env(OPENSSL_CONF=str(provider_only)))
     assert got["signature_algorithm"] == "ecdsa_secp256r1_sha256", got
     # Debian's own curl and Python (OpenSSL 3.0, no provider) verify the ECDSA chain.
     stock = _clean_env(OPENSSL_CONF="/dev/null")
