@@ -117,8 +117,10 @@ class Installed:
         self.share = self.prefix / "share" / "kpqc-tls"
         self.bin = self.prefix / "bin"
         self.private = self.libdir / "kpqc-tls"
+        # By an administrator whose umask keeps everything to themselves: what
+        # is installed must still be readable by all.
         subprocess.run([self.cmake, "--install", str(self.build), "--prefix", str(self.prefix)],
-                       check=True, capture_output=True, text=True, timeout=300)
+                       check=True, capture_output=True, text=True, timeout=300, preexec_fn=lambda: os.umask(0o077))
         if (self.private / "bin" / "openssl").exists():
             self.openssl_bin, self.openssl_lib = str(self.private / "bin" / "openssl"), self.private
         else:
