@@ -76,12 +76,12 @@ static int is_kpqc_group(const char *name) {
     return 0;
 }
 
-static void usage(void) {
+__attribute__((noreturn)) static void usage(FILE *out, int status) {
     fputs("usage: kpqc-probe [--json] [--groups LIST] [--sigalgs LIST] [--CAfile F] [--servername N] HOST:PORT\n"
           "       kpqc-probe --name CODEPOINT\n"
           "       kpqc-probe --check-config FILE\n",
-          stderr);
-    exit(2);
+          out);
+    exit(status);
 }
 
 static int list_provider(OSSL_PROVIDER *prov, void *out) {
@@ -97,7 +97,7 @@ static void print_providers(void) {
     fputs(OSSL_PROVIDER_available(NULL, "kpqcprovider") ? "\n" : " (not kpqcprovider)\n", stderr);
 }
 
-static void fail(const char *what) {
+__attribute__((noreturn)) static void fail(const char *what) {
     fprintf(stderr, "kpqc-probe: %s\n", what);
     ERR_print_errors_fp(stderr);
     exit(1);
@@ -430,22 +430,25 @@ int main(int argc, char **argv) {
                                                                 : NULL;
         if (value != NULL) {
             if (++i == argc)
-                usage();
+                usage(stderr, 2);
             *value = argv[i];
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, 0);
         } else if (strcmp(a, "--json") == 0) {
             o.json = 1;
         } else if (a[0] == '-' || o.target != NULL) {
-            usage();
+            usage(stderr, 2);
         } else {
             o.target = a;
         }
     }
+    /* One mode at a time. */
+    if ((check != NULL) + (name != NULL) + (o.target != NULL) != 1 || (o.target && !strrchr(o.target, ':')))
+        usage(stderr, 2);
     if (check != NULL)
-        return o.target || name ? (usage(), 2) : check_configuration(check);
+        return check_configuration(check);
     choose_configuration();
     if (name != NULL)
-        return o.target ? (usage(), 2) : print_name(name);
-    if (o.target == NULL || strrchr(o.target, ':') == NULL)
-        usage();
+        return print_name(name);
     return probe(&o);
 }
