@@ -2,7 +2,8 @@
 # headers, kpqc-kat, kpqc.pc, the CMake package kpqc (find_package(kpqc) ->
 # kpqc::kpqc), and with the provider (installed by provider/CMakeLists.txt
 # into P/<libdir>/ossl-modules) the OpenSSL configuration files of
-# P/share/kpqc-tls.
+# P/share/kpqc-tls; what runs it (the private OpenSSL, kpqc-env,
+# kpqc-openssl, kpqc-probe): cmake/InstallRuntime.cmake.
 include(CMakePackageConfigHelpers)
 
 # Everything installed is readable by every user (services run as users of
@@ -56,7 +57,7 @@ install(FILES ${PROJECT_BINARY_DIR}/install/kpqcConfig.cmake ${PROJECT_BINARY_DI
 #   kpqc_install_configured(TEMPLATE DESTINATION [PROGRAM]) configures
 #   TEMPLATE (with @KPQC_PREFIX@, @KPQC_BIN_DIR@, @KPQC_SHARE_DIR@,
 #   @KPQC_MODULE_DIR@ and @KPQC_PRIVATE_DIR@ -- the directory of a private
-#   OpenSSL, see cmake/InstallOpenSSL.cmake -- and the configure-time
+#   OpenSSL, see cmake/InstallRuntime.cmake -- and the configure-time
 #   variables already substituted) into DESTINATION under the prefix;
 #   PROGRAM makes it executable.
 set(KPQC_INSTALL_TIME_DIRS KPQC_PREFIX KPQC_BIN_DIR KPQC_SHARE_DIR KPQC_MODULE_DIR KPQC_PRIVATE_DIR)
