@@ -139,83 +139,98 @@ def tls_memory(lab, groups):
 def run(args, lab):
     t = algorithms.table()
     algs = [("kem", r) for r in t["kems"]] + [("sig", r) for r in t["sigs"]]
-    selection = [r["name"] for _, r in algs]
     variants = [v for v in args.variants.split(",") if v]
     unknown = set(variants) - set(VARIANTS)
     if unknown:
         raise SystemExit(f"footprint: unknown variant(s) {', '.join(sorted(unknown))}")
-    paths = runnable_paths(lab)
-    cc = compiler(lab.build.dir)
     work = lab.dir / "footprint"
     work.mkdir(exist_ok=True)
+    code, stack = measure_kpqc(lab, algs, variants, work)
+    ossl_code = measure_openssl(lab, work, stack)
+    tables = [code_table(lab, algs, code, ossl_code), stack_table(lab, stack)]
+    if not args.no_tls:
+        tables.append(tls_table(tls_memory(lab, [r["name"] for r in t["kems"] + t["hybrids"]] + OPENSSL_GROUPS)))
+    for title, md in tables:
+        lab.section(title, md)
+    if args.update_docs:
+        update_docs(lab, args.update_docs, tables)
+    return code
+
+
+def measure_kpqc(lab, algs, variants, work):
+    """Per library variant and parameter set: the code kept from libkpqc.a
+    ({(name, variant): bytes}) and the operations on each path the variant
+    has and the CPU runs ([(level, display, path, ops)])."""
+    paths, cc = runnable_paths(lab), compiler(lab.build.dir)
     code, stack = {}, []
-    for v in variants:
-        lab.progress("footprint build", variants.index(v), len(variants), v)
-        d = library(lab, v, selection)
+    for n, v in enumerate(variants):
+        lab.progress("footprint build", n, len(variants), v)
+        d = library(lab, v, [r["name"] for _, r in algs])
         for i, (kind, r) in enumerate(algs):
             lab.progress(f"footprint {v}", i, len(algs), r["name"])
             exe, link_map = program(cc, work / f"{v}-{r['name']}", [f"-DFOOTPRINT_{kind.upper()}={r['name']}"],
                                     [ROOT / "src", ROOT / "src" / "common", ROOT / "include", d / "generated"],
                                     d / "libkpqc.a")
             code[(r["name"], v)] = kept_bytes(link_map, r"libkpqc\.a\(")
-            for path in VARIANTS[v][1]:
-                if path in paths:
-                    stack.append((r["level"], r["display"], kind, f"{path}" + (" -Os" if v == "size-first" else ""),
-                                  measure(exe, {"KPQC_IMPL": path})))
+            for path in (p for p in VARIANTS[v][1] if p in paths):
+                label = path + (" -Os" if v == "size-first" else "")
+                stack.append((r["level"], r["display"], label, measure(exe, {"KPQC_IMPL": path})))
         lab.progress(f"footprint {v}", len(algs), len(algs))
-    prefix = _cache(lab.build.dir, "KPQC_OPENSSL_PREFIX")
-    ossl_code = {}
-    if prefix and os.path.exists(f"{prefix}/lib/libcrypto.a"):
-        for kind, name, lvl, members in OPENSSL:
-            exe, link_map = program(cc, work / f"openssl-{name}", [f'-DFOOTPRINT_OPENSSL_{kind.upper()}="{name}"'],
-                                    [f"{prefix}/include"], f"{prefix}/lib/libcrypto.a")
-            ossl_code[name] = kept_bytes(link_map, r"libcrypto\.a\((" + members + r")\)")
-            stack.append((lvl, f"{name} (OpenSSL)", kind, "OpenSSL's default", measure(exe, {"OPENSSL_CONF": "/dev/null"})))
+    return code, stack
 
-    # Code.
+
+def measure_openssl(lab, work, stack):
+    """OpenSSL's comparators, linked statically against its libcrypto.a:
+    their code ({name: bytes}); their operations are appended to `stack`."""
+    prefix = _cache(lab.build.dir, "KPQC_OPENSSL_PREFIX")
+    code = {}
+    if not prefix or not os.path.exists(f"{prefix}/lib/libcrypto.a"):
+        return code
+    for kind, name, lvl, members in OPENSSL:
+        exe, link_map = program(compiler(lab.build.dir), work / f"openssl-{name}",
+                                [f'-DFOOTPRINT_OPENSSL_{kind.upper()}="{name}"'], [f"{prefix}/include"],
+                                f"{prefix}/lib/libcrypto.a")
+        code[name] = kept_bytes(link_map, r"libcrypto\.a\((" + members + r")\)")
+        stack.append((lvl, f"{name} (OpenSSL)", "OpenSSL's default", measure(exe, {"OPENSSL_CONF": "/dev/null"})))
+    return code
+
+
+def code_table(lab, algs, code, ossl_code):
     rows = []
-    for kind, r in algs:
+    for _, r in algs:
         sizes = [code.get((r["name"], v)) for v in VARIANTS]
         rows.append([r["level"], r["display"], *[f"{s:,}" if s is not None else "–" for s in sizes]])
-        lab.row("footprint_code", alg=r["name"], level=r["level"], **{f"code_{v}": code.get((r["name"], v))
-                                                                       for v in VARIANTS})
-    for kind, name, lvl, _ in OPENSSL:
+        lab.row("footprint_code", alg=r["name"], level=r["level"],
+                **{f"code_{v}": code.get((r["name"], v)) for v in VARIANTS})
+    for _, name, lvl, _ in OPENSSL:
         if name in ossl_code:
-            rows.append([lvl, f"{name} (OpenSSL 3.5, its objects and SHA-3)", "–", f"{ossl_code[name]:,}", "–"])
+            rows.append([lvl, f"{name} (OpenSSL: its objects and SHA-3)", "–", f"{ossl_code[name]:,}", "–"])
             lab.row("footprint_code", alg=name, level=lvl, code_openssl=ossl_code[name])
-    tables = []
-    tables.append(("Code each algorithm adds to a static program (bytes of code, constants and data the linker "
-                "keeps, --gc-sections)",
-                md_table(["level", "algorithm", "portable -O3", "with vector paths -O3", "size-first -Os"],
-                         sorted(rows, key=lambda x: x[0]))))
+    return ("Code each algorithm adds to a static program (bytes of code, constants and data the linker keeps, "
+            "--gc-sections)",
+            md_table(["level", "algorithm", "portable -O3", "with vector paths -O3", "size-first -Os"],
+                     sorted(rows, key=lambda x: x[0])))
 
-    # Stack and heap.
+
+def stack_table(lab, stack):
     rows = []
-    for lvl, name, kind, path, ops in stack:
+    for lvl, name, path, ops in stack:
         rows.append([lvl, name, path, *[f"{o['stack']:,}" + ("" if o["ok"] else " (failed)") for o in ops],
                      " / ".join(str(o["allocs"]) for o in ops), " / ".join(f"{o['heap_peak']:,}" for o in ops)])
         lab.row("footprint_stack", alg=name, level=lvl, path=path,
                 **{f"{o['op']}_{k}": o[k] for o in ops for k in ("stack", "allocs", "heap_peak")})
-    tables.append(("Peak stack per operation (bytes, painted stack) and heap (allocations and peak bytes per "
-                   "operation: keygen / encaps or sign / decaps or verify)",
-                md_table(["level", "algorithm", "path", "keygen stack", "encaps / sign stack",
-                          "decaps / verify stack", "heap allocations", "heap peak"],
-                         sorted(rows, key=lambda x: (x[0], x[1])))))
+    return ("Peak stack per operation (bytes, painted stack) and heap (allocations and peak bytes per operation: "
+            "keygen / encaps or sign / decaps or verify)",
+            md_table(["level", "algorithm", "path", "keygen stack", "encaps / sign stack", "decaps / verify stack",
+                      "heap allocations", "heap peak"], sorted(rows, key=lambda x: (x[0], x[1]))))
 
-    # A TLS connection.
-    if not args.no_tls:
-        groups = [r["name"] for r in t["kems"] + t["hybrids"]] + OPENSSL_GROUPS
-        tls = tls_memory(lab, groups)
-        tables.append(("Heap of a TLS 1.3 handshake per group (client and server together, as in the handshake "
-                    "suite's heap table)",
-                    md_table(["level", "group", "certificate", "peak KiB", "allocations"],
-                             [[r["level"], r["group"], r["sig"], f"{r['heap_peak'] / 1024:.0f}", r["allocs"]]
-                              for r in sorted(tls, key=lambda r: (r["level"], r["heap_peak"]))])))
-    for title, md in tables:
-        lab.section(title, md)
-    if args.update_docs:
-        update_docs(lab, args.update_docs, tables)
-    return rows
+
+def tls_table(tls):
+    return ("Heap of a TLS 1.3 handshake per group (client and server together, as in the handshake suite's heap "
+            "table)",
+            md_table(["level", "group", "certificate", "peak KiB", "allocations"],
+                     [[r["level"], r["group"], r["sig"], f"{r['heap_peak'] / 1024:.0f}", r["allocs"]]
+                      for r in sorted(tls, key=lambda r: (r["level"], r["heap_peak"]))]))
 
 
 def update_docs(lab, path, tables):
