@@ -106,7 +106,7 @@ extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2;
 /* Twiddles laid out for the vector code (ntruplus_tables.c). */
 extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
-extern const int16_t kpqc_ntruplus_avx_tail_fwd864[960], kpqc_ntruplus_avx_tail_inv864[960];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd864[576], kpqc_ntruplus_avx_tail_inv864[576];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd1152[1152], kpqc_ntruplus_avx_tail_inv1152[1152];
 extern const int16_t kpqc_ntruplus_avx_base768[192], kpqc_ntruplus_avx_base864[288],
     kpqc_ntruplus_avx_base1152[288];

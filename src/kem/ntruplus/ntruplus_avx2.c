@@ -6,9 +6,10 @@
  * broadcast twiddle.  The remaining radix-2 layers:
  *  - n = 768, 1152 (strides 8 and 4): two 16-coefficient blocks at a time,
  *    regrouped in registers (128-bit halves, then 64-bit quarters);
- *  - n = 864 (strides 24, 12, 6, 3 inside blocks of 48): coefficients are
- *    gathered into a table of 16 rows, row t holding coefficient 3t + u of
- *    every block (lane 3b + u), so each layer pairs whole rows.
+ *  - n = 864 (strides 24, 12, 6, 3 inside blocks of 48): each block is
+ *    transposed in registers into three coefficient-major vectors (lane t
+ *    holds coefficient 3t + u), where the layers become ring strides
+ *    8, 4, 2, 1 worked like the d = 4 ones; no copy through memory.
  * Products in Z_q[X]/(X^d -+ z) run on 16 base rings at once after a
  * transposition that puts coefficient j of the 16 rings in one vector.
  */
@@ -58,70 +59,143 @@ static const int16_t *base_table(unsigned n) {
     }
 }
 
-/* ---------------------------------------------------------------- gathered rows (n = 864) */
-#define ROWS 16
-#define LANES 64 /* 18 blocks * 3, padded */
-
-static void gather864(int16_t g[ROWS][LANES], const int16_t *a) {
-    for (unsigned t = 0; t < ROWS; t++) {
-        for (unsigned b = 0; b < 18; b++) {
-            const int16_t *s = a + 48 * b + 3 * t;
-            g[t][3 * b] = s[0];
-            g[t][3 * b + 1] = s[1];
-            g[t][3 * b + 2] = s[2];
-        }
-        memset(&g[t][54], 0, (LANES - 54) * sizeof(int16_t));
-    }
+/* ---------------------------------------------------------------- blocks of 48 (n = 864) */
+/*
+ * A block of 48 coefficients is 16 base rings of 3.  deint3 turns its three
+ * vectors into coefficient-major ones, x[u] lane t = coefficient 3t + u,
+ * without leaving the registers: each 128-bit lane of w0, w1, w2 below
+ * holds 24 consecutive coefficients (8 rings), position p of w_j
+ * coefficient 8j + p of them; two word blends per output pick the
+ * positions whose coefficient is u mod 3, and a byte shuffle puts them in
+ * ring order.  int3 is the exact inverse.
+ */
+static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
+    const v16 w0 = _mm256_permute2x128_si256(v0, v1, 0x30); /* c0..7   | c24..31 */
+    const v16 w1 = _mm256_permute2x128_si256(v0, v2, 0x21); /* c8..15  | c32..39 */
+    const v16 w2 = _mm256_permute2x128_si256(v1, v2, 0x30); /* c16..23 | c40..47 */
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13,
+                                    2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    x[0] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x92), w2, 0x24), s0);
+    x[1] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x24), w2, 0x49), s1);
+    x[2] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x49), w2, 0x92), s2);
 }
-static void scatter864(int16_t *a, int16_t g[ROWS][LANES]) {
-    for (unsigned t = 0; t < ROWS; t++)
-        for (unsigned b = 0; b < 18; b++) {
-            int16_t *s = a + 48 * b + 3 * t;
-            s[0] = g[t][3 * b];
-            s[1] = g[t][3 * b + 1];
-            s[2] = g[t][3 * b + 2];
-        }
+static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5,
+                                    10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    const v16 y0 = _mm256_shuffle_epi8(x[0], s0), y1 = _mm256_shuffle_epi8(x[1], s1),
+              y2 = _mm256_shuffle_epi8(x[2], s2);
+    const v16 w0 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x92), y2, 0x24);
+    const v16 w1 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x24), y2, 0x49);
+    const v16 w2 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x49), y2, 0x92);
+    *v0 = _mm256_permute2x128_si256(w0, w1, 0x20);
+    *v1 = _mm256_permute2x128_si256(w2, w0, 0x30);
+    *v2 = _mm256_permute2x128_si256(w1, w2, 0x31);
+}
+static inline void load_block3(v16 x[3], const int16_t *a) {
+    deint3(x, vload(a), vload(a + 16), vload(a + 32));
+}
+static inline void store_block3(int16_t *a, const v16 x[3]) {
+    v16 v0, v1, v2;
+    int3(&v0, &v1, &v2, x);
+    vstore(a, v0);
+    vstore(a + 16, v1);
+    vstore(a + 32, v2);
+}
+
+/*
+ * The radix-2 layers of strides 24, 12, 6, 3 are strides 8, 4, 2, 1 among
+ * the rings of a block, i.e. among the lanes of its coefficient-major
+ * vectors.  Two blocks A, B are worked at once; before each layer the
+ * pair (p, q) is regrouped so that lane l of p meets its partner in lane l
+ * of q: a 2x2 transposition of 128-bit, 64-bit, 32-bit, then 16-bit units
+ * (each its own inverse).  The twiddle table follows the lanes of p
+ * (gen_tables.py): four vectors per pair of blocks.
+ */
+static inline void swap128(v16 *p, v16 *q) {
+    v16 t = _mm256_permute2x128_si256(*p, *q, 0x20);
+    *q = _mm256_permute2x128_si256(*p, *q, 0x31);
+    *p = t;
+}
+static inline void swap64(v16 *p, v16 *q) {
+    v16 t = _mm256_unpacklo_epi64(*p, *q);
+    *q = _mm256_unpackhi_epi64(*p, *q);
+    *p = t;
+}
+static inline void swap32(v16 *p, v16 *q) {
+    v16 t = _mm256_blend_epi32(*p, _mm256_slli_epi64(*q, 32), 0xAA);
+    *q = _mm256_blend_epi32(_mm256_srli_epi64(*p, 32), *q, 0xAA);
+    *p = t;
+}
+static inline void swap16(v16 *p, v16 *q) {
+    v16 t = _mm256_blend_epi16(*p, _mm256_slli_epi32(*q, 16), 0xAA);
+    *q = _mm256_blend_epi16(_mm256_srli_epi32(*p, 16), *q, 0xAA);
+    *p = t;
+}
+static inline void regroup(unsigned layer, v16 *p, v16 *q) {
+    switch (layer) {
+    case 0: swap128(p, q); break;
+    case 1: swap64(p, q); break;
+    case 2: swap32(p, q); break;
+    default: swap16(p, q); break;
+    }
 }
 
 static void tail_fwd864(int16_t *a) {
-    int16_t g[ROWS][LANES] __attribute__((aligned(32)));
     const int16_t *tw = tail_table(864, 0);
-    gather864(g, a);
-    for (unsigned L = 0, half = 8; L < 4; L++, half /= 2) {
-        for (unsigned j = 0; j < (1u << L); j++, tw += LANES) {
-            for (unsigned t = 2 * half * j; t < 2 * half * j + half; t++) {
-                for (unsigned v = 0; v < LANES; v += 16) {
-                    v16 x = vload(&g[t][v]), y = vload(&g[t + half][v]);
-                    v16 m = vmulz(y, vload(tw + v));
-                    vstore(&g[t][v], _mm256_add_epi16(x, m));
-                    vstore(&g[t + half][v], _mm256_sub_epi16(x, m));
-                }
-            }
+    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
+        v16 p[3], q[3], w[4], wq[4];
+        for (unsigned L = 0; L < 4; L++) {
+            w[L] = vload(tw + 16 * L);
+            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
         }
+        load_block3(p, a + i);
+        load_block3(q, a + i + 48);
+        for (unsigned u = 0; u < 3; u++) {
+            for (unsigned L = 0; L < 4; L++) {
+                regroup(L, &p[u], &q[u]);
+                v16 m = vmul(q[u], w[L], wq[L]);
+                q[u] = _mm256_sub_epi16(p[u], m);
+                p[u] = _mm256_add_epi16(p[u], m);
+            }
+            for (unsigned L = 4; L-- > 0;) regroup(L, &p[u], &q[u]);
+            p[u] = vbarrett(p[u]);
+            q[u] = vbarrett(q[u]);
+        }
+        store_block3(a + i, p);
+        store_block3(a + i + 48, q);
     }
-    for (unsigned t = 0; t < ROWS; t++)
-        for (unsigned v = 0; v < LANES; v += 16) vstore(&g[t][v], vbarrett(vload(&g[t][v])));
-    scatter864(a, g);
 }
 
 static void tail_inv864(int16_t *a) {
-    int16_t g[ROWS][LANES] __attribute__((aligned(32)));
-    const int16_t *tables = tail_table(864, 1);
-    gather864(g, a);
-    for (int L = 3; L >= 0; L--) {
-        const unsigned half = 8u >> L;
-        const int16_t *tw = tables + LANES * ((1u << L) - 1);
-        for (unsigned j = 0; j < (1u << L); j++, tw += LANES) {
-            for (unsigned t = 2 * half * j; t < 2 * half * j + half; t++) {
-                for (unsigned v = 0; v < LANES; v += 16) {
-                    v16 x = vload(&g[t][v]), y = vload(&g[t + half][v]);
-                    vstore(&g[t][v], vbarrett(_mm256_add_epi16(x, y)));
-                    vstore(&g[t + half][v], vmulz(_mm256_sub_epi16(x, y), vload(tw + v)));
-                }
+    const int16_t *tw = tail_table(864, 1);
+    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
+        v16 p[3], q[3], w[4], wq[4];
+        for (unsigned L = 0; L < 4; L++) {
+            w[L] = vload(tw + 16 * L);
+            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
+        }
+        load_block3(p, a + i);
+        load_block3(q, a + i + 48);
+        for (unsigned u = 0; u < 3; u++) {
+            for (unsigned L = 0; L < 4; L++) regroup(L, &p[u], &q[u]);
+            for (unsigned L = 4; L-- > 0;) {
+                v16 x = p[u], y = q[u];
+                p[u] = vbarrett(_mm256_add_epi16(x, y));
+                q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
+                regroup(L, &p[u], &q[u]);
             }
         }
+        store_block3(a + i, p);
+        store_block3(a + i + 48, q);
     }
-    scatter864(a, g);
 }
 
 /* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
@@ -334,26 +408,20 @@ static void basemul_d4(const kpqc_ntruplus_params *p, int16_t *r, const int16_t 
     }
 }
 
-/* d = 3 (n = 864): coefficient-major copies through memory */
+/* d = 3 (n = 864): the same on blocks of 48, transposed in registers */
 static void basemul_d3(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                        const int16_t *b, const int16_t *c) {
     const int16_t *bz = base_table(p->n);
-    int16_t ta[3][16], tb[3][16], tr[3][16];
     for (unsigned i = 0; i < p->n; i += 48, bz += 16) {
-        for (unsigned blk = 0; blk < 16; blk++)
-            for (unsigned j = 0; j < 3; j++) {
-                ta[j][blk] = a[i + 3 * blk + j];
-                tb[j][blk] = b[i + 3 * blk + j];
-            }
         v16 x[3], y[3], o[3];
-        for (unsigned j = 0; j < 3; j++) x[j] = vload(ta[j]), y[j] = vload(tb[j]);
+        load_block3(x, a + i);
+        load_block3(y, b + i);
         mul16(o, x, y, vload(bz), 3);
-        for (unsigned j = 0; j < 3; j++) vstore(tr[j], o[j]);
-        for (unsigned blk = 0; blk < 16; blk++)
-            for (unsigned j = 0; j < 3; j++) {
-                int16_t v = tr[j][blk];
-                r[i + 3 * blk + j] = c ? kpqc_ntruplus_barrett((int16_t)(v + c[i + 3 * blk + j])) : v;
-            }
+        if (c) {
+            load_block3(x, c + i);
+            for (unsigned j = 0; j < 3; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
+        }
+        store_block3(r + i, o);
     }
 }
 
@@ -427,27 +495,17 @@ static inline v16 adjugate16(v16 *y, const v16 *a, v16 z, unsigned d) {
 
 /* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
 static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
-    if (d == 4) {
+    if (d == 4)
         to_coeff_major(x, a);
-        return;
-    }
-    int16_t t[3][16];
-    for (unsigned blk = 0; blk < 16; blk++)
-        for (unsigned j = 0; j < 3; j++) t[j][blk] = a[3 * blk + j];
-    for (unsigned j = 0; j < 3; j++) x[j] = vload(t[j]);
-    kpqc_wipe(t, sizeof t);
+    else
+        load_block3(x, a);
 }
 
 static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
-    if (d == 4) {
+    if (d == 4)
         from_coeff_major(a, x);
-        return;
-    }
-    int16_t t[3][16];
-    for (unsigned j = 0; j < 3; j++) vstore(t[j], x[j]);
-    for (unsigned blk = 0; blk < 16; blk++)
-        for (unsigned j = 0; j < 3; j++) a[3 * blk + j] = t[j][blk];
-    kpqc_wipe(t, sizeof t);
+    else
+        store_block3(a, x);
 }
 
 /* All norms first, then their inverses side by side, then the products. */
