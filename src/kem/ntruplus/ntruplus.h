@@ -99,6 +99,13 @@ typedef struct kpqc_ntruplus_backend {
     /* serialisation, as kpqc_ntruplus_tobytes / kpqc_ntruplus_frombytes */
     void (*tobytes)(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a);
     uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
+    /* sampling and message decoding, as kpqc_ntruplus_cbd1 and
+     * kpqc_ntruplus_sotp_decode */
+    void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf);
+    uint32_t (*sotp_decode)(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                            const uint8_t *pad);
+    /* r = a - b, centred (|result| <= q/2 + 1); inputs |coefficient| < q */
+    void (*sub)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
@@ -135,5 +142,16 @@ uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, cons
 void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf);
 /* Centred residues mod q, then mod 3 into {-1, 0, 1}. */
 void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
+/*
+ * The inverse of the message encoding (cbd1 of the pad with its first n/8
+ * bytes xored with msg) for m with coefficients in {-1, 0, 1}: each
+ * m_i + (bit i of the second half of pad) must be 0 or 1, and xored with
+ * bit i of the first half gives message bit i.  Returns 1 (and a zero
+ * message) if some coefficient is out of range, else 0; constant time.
+ */
+uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                                   const uint8_t *pad);
+void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                       const int16_t *b);
 
 #endif

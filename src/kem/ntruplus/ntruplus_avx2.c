@@ -582,6 +582,53 @@ static void crepmod3_avx2(const kpqc_ntruplus_params *p, int16_t *a) {
     }
 }
 
+/* ---------------------------------------------------------------- sampling, decoding */
+/* Bits i..i+15 of a little-endian bit string as 16 lanes of -1 (set) or 0. */
+static inline v16 bits16(const uint8_t *bytes) {
+    const v16 sel = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
+                                      8192, 16384, -32768);
+    uint16_t w;
+    memcpy(&w, bytes, sizeof w);
+    return _mm256_cmpeq_epi16(_mm256_and_si256(vset1((int16_t)w), sel), sel);
+}
+
+static void cbd1_avx2(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf) {
+    const unsigned m = p->n / 8;
+    for (unsigned i = 0; i < p->n; i += 16) /* (-y) - (-x) = x - y */
+        vstore(a + i, _mm256_sub_epi16(bits16(buf + m + i / 8), bits16(buf + i / 8)));
+}
+
+/* As kpqc_ntruplus_sotp_decode, 32 coefficients (4 message bytes) a step:
+ * v = m + pad bit, out of range if v & ~1; message bits are bit 0 of v,
+ * gathered by a byte movemask, xored with the first half of the pad. */
+static uint32_t sotp_decode_avx2(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                                 const uint8_t *pad) {
+    const unsigned mb = p->msgbytes;
+    const v16 one = vset1(1);
+    v16 bad = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 32) {
+        v16 v0 = _mm256_sub_epi16(vload(m + i), bits16(pad + mb + i / 8));
+        v16 v1 = _mm256_sub_epi16(vload(m + i + 16), bits16(pad + mb + i / 8 + 2));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_andnot_si256(one, v0),
+                                                   _mm256_andnot_si256(one, v1)));
+        v16 b = _mm256_packs_epi16(_mm256_slli_epi16(v0, 15), _mm256_slli_epi16(v1, 15));
+        uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_permute4x64_epi64(b, 0xD8));
+        uint32_t key;
+        memcpy(&key, pad + i / 8, sizeof key);
+        bits ^= key;
+        memcpy(msg + i / 8, &bits, sizeof bits);
+    }
+    uint32_t fail = (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
+    uint8_t keep = (uint8_t)(fail - 1);
+    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
+    return fail;
+}
+
+static void sub_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b) {
+    for (unsigned i = 0; i < p->n; i += 16)
+        vstore(r + i, vbarrett(_mm256_sub_epi16(vload(a + i), vload(b + i))));
+}
+
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2 = {
     {"avx2", KPQC_FEAT_AVX2}, ntt_avx2, invntt_avx2, basemul_avx2, basemul_add_avx2, baseinv_avx2, crepmod3_avx2,
-    tobytes_avx2, frombytes_avx2};
+    tobytes_avx2, frombytes_avx2, cbd1_avx2, sotp_decode_avx2, sub_avx2};

@@ -55,7 +55,7 @@ static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend
                       int16_t *a, int16_t *ainv, const uint8_t coins[32], int plus_one) {
     uint8_t buf[NMAX / 4];
     kpqc_shake256(buf, p->n / 4, coins, 32);
-    kpqc_ntruplus_cbd1(p, a, buf);
+    be->cbd1(p, a, buf);
     for (unsigned i = 0; i < p->n; i++) a[i] = (int16_t)(3 * a[i]);
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
@@ -99,39 +99,14 @@ out:
 }
 
 /* m = cbd1(G-output with its first n/8 bytes xored with msg) */
-static void sotp_encode(const kpqc_ntruplus_params *p, int16_t *m, const uint8_t *msg,
-                        const uint8_t *pad) {
+static void sotp_encode(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
+                        int16_t *m, const uint8_t *msg, const uint8_t *pad) {
     uint8_t buf[NMAX / 4];
     const unsigned mb = p->msgbytes;
     for (unsigned i = 0; i < mb; i++) buf[i] = (uint8_t)(pad[i] ^ msg[i]);
     memcpy(buf + mb, pad + mb, mb);
-    kpqc_ntruplus_cbd1(p, m, buf);
+    be->cbd1(p, m, buf);
     kpqc_wipe(buf, sizeof buf);
-}
-
-/*
- * Inverse of sotp_encode for m with coefficients in {-1, 0, 1}: each
- * m_i + (bit i of the second half of pad) must be 0 or 1, and xored with
- * bit i of the first half gives message bit i.  Returns 1 (and a zero
- * message) if some coefficient is out of range, else 0.
- */
-static uint32_t sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
-                            const uint8_t *pad) {
-    const unsigned mb = p->msgbytes;
-    uint32_t bad = 0;
-    for (unsigned i = 0; i < mb; i++) {
-        unsigned byte = 0;
-        for (unsigned j = 0; j < 8; j++) {
-            uint32_t v = (uint32_t)(int32_t)(m[8 * i + j] + ((pad[mb + i] >> j) & 1));
-            bad |= v;
-            byte |= ((v ^ (pad[i] >> j)) & 1u) << j;
-        }
-        msg[i] = (uint8_t)byte;
-    }
-    bad = (uint32_t)kpqc_ct_nonzero_mask32(bad >> 1) & 1u;
-    uint8_t keep = (uint8_t)(bad - 1);
-    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
-    return bad;
 }
 
 static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk,
@@ -154,12 +129,12 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
     }
     hash_f(p, msg + p->msgbytes, pk);
     hash_h(p, coins, msg, msg + p->msgbytes);
-    kpqc_ntruplus_cbd1(p, r, coins + NTRUPLUS_SSBYTES);
+    be->cbd1(p, r, coins + NTRUPLUS_SSBYTES);
     be->ntt(p, r);
     be->tobytes(p, rbytes, r);
     uint8_t *pad = coins + NTRUPLUS_SSBYTES; /* reused: G(r) replaces r's coins */
     hash_g(p, pad, rbytes);
-    sotp_encode(p, m, msg, pad);
+    sotp_encode(p, be, m, msg, pad);
     be->ntt(p, m);
     be->basemul_add(p, m, h, r, m); /* c = h r + m */
     be->tobytes(p, ct, m);
@@ -197,16 +172,16 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     be->crepmod3(p, m);
     memcpy(t, m, n * sizeof m[0]);
     be->ntt(p, t);
-    for (unsigned i = 0; i < n; i++) t[i] = kpqc_ntruplus_barrett((int16_t)(c[i] - t[i]));
+    be->sub(p, t, c, t);
     be->basemul(p, t, t, hinv);
     be->tobytes(p, rbytes, t);
     hash_g(p, pad, rbytes);
-    bad |= sotp_decode(p, msg, m, pad);
+    bad |= be->sotp_decode(p, msg, m, pad);
 
     /* re-derive r from the message and compare */
     memcpy(msg + p->msgbytes, sk + 2 * pb, NTRUPLUS_SYMBYTES);
     hash_h(p, hout, msg, msg + p->msgbytes);
-    kpqc_ntruplus_cbd1(p, t, hout + NTRUPLUS_SSBYTES);
+    be->cbd1(p, t, hout + NTRUPLUS_SSBYTES);
     be->ntt(p, t);
     be->tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
