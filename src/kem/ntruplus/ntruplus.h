@@ -24,6 +24,7 @@
 /* Montgomery constants (R = 2^16). */
 #define NTRUPLUS_QINV 12929   /* q^-1 mod 2^16 */
 #define NTRUPLUS_RSQ 867      /* R^2 mod q */
+#define NTRUPLUS_RINV (-682)  /* R^-1 mod q */
 #define NTRUPLUS_OMEGA (-886) /* cube root of unity, times R, mod q */
 
 typedef struct kpqc_ntruplus_params {

@@ -446,51 +446,79 @@ static void basemul_add_avx2(const kpqc_ntruplus_params *p, int16_t *r, const in
 #define mm(x, y) vmulz((x), (y)) /* Montgomery-form product */
 
 /*
- * x = x^(q-2) (Montgomery form) for k vectors.  An exponentiation is a chain
- * of dependent products, bound by their latency; four chains side by side
- * keep the multipliers busy.
+ * x^(q-2) = x^-1 (Montgomery form) by an addition chain for
+ * q - 2 = 3455 = 16 * 215 + 15, 215 = 16 * 13 + 7: seventeen dependent
+ * products instead of the twenty of square-and-multiply.
  */
-static void vinv_mont_many(v16 *x, unsigned k) {
-    const unsigned e = NTRUPLUS_Q - 2; /* public exponent */
-    for (unsigned i = 0; i < k; i += 4) {
-        const unsigned m = k - i < 4 ? k - i : 4;
-        v16 b[4], y[4];
-        for (unsigned j = 0; j < 4; j++) b[j] = y[j] = x[i + (j < m ? j : 0)];
-        for (int bit = 10; bit >= 0; bit--) {
-            for (unsigned j = 0; j < 4; j++) y[j] = mm(y[j], y[j]);
-            if ((e >> bit) & 1)
-                for (unsigned j = 0; j < 4; j++) y[j] = mm(y[j], b[j]);
+static v16 vinv_mont(v16 x) {
+    v16 x2 = mm(x, x), x3 = mm(x2, x), x6 = mm(x3, x3), x7 = mm(x6, x);
+    v16 x15 = mm(mm(x7, x7), x);
+    v16 t = mm(x6, x7); /* x^13 */
+    for (int i = 0; i < 4; i++) t = mm(t, t);
+    t = mm(t, x7); /* x^215 */
+    for (int i = 0; i < 4; i++) t = mm(t, t);
+    return mm(t, x15);
+}
+
+/*
+ * x_i = x_i^-1 (Montgomery form) for k vectors, k a multiple of 3, with
+ * Montgomery's trick: three chains of prefix products side by side (their
+ * products are dependent, three chains keep the multipliers busy), one
+ * inversion of the product of everything, then the chains walked back.
+ * A zero anywhere spoils every result (the caller checks for zeros).
+ */
+static void vinv_batch(v16 *x, unsigned k) {
+    const unsigned c = k / 3;
+    v16 pre[NTRUPLUS_NMAX / 48], inv[3];
+    for (unsigned ch = 0; ch < 3; ch++) pre[ch * c] = x[ch * c];
+    for (unsigned i = 1; i < c; i++)
+        for (unsigned ch = 0; ch < 3; ch++) pre[ch * c + i] = mm(pre[ch * c + i - 1], x[ch * c + i]);
+    const v16 e0 = pre[c - 1], e1 = pre[2 * c - 1], e2 = pre[3 * c - 1];
+    const v16 e01 = mm(e0, e1);
+    const v16 all = vinv_mont(mm(e01, e2));
+    const v16 i01 = mm(all, e2);
+    inv[0] = mm(i01, e1);
+    inv[1] = mm(i01, e0);
+    inv[2] = mm(all, e01);
+    for (unsigned i = c - 1; i > 0; i--)
+        for (unsigned ch = 0; ch < 3; ch++) {
+            const unsigned j = ch * c + i;
+            const v16 next = mm(inv[ch], x[j]);
+            x[j] = mm(inv[ch], pre[j - 1]);
+            inv[ch] = next;
         }
-        for (unsigned j = 0; j < m; j++) x[i + j] = y[j];
-    }
+    for (unsigned ch = 0; ch < 3; ch++) x[ch * c] = inv[ch];
+    kpqc_wipe(pre, sizeof pre);
+    kpqc_wipe(inv, sizeof inv);
 }
 
 /*
  * 16 base rings at once, same formulas as the portable code: y such that
- * a y = norm, and the norm (Montgomery form) is returned.
+ * a y = norm, and the norm is returned.  The products are Montgomery
+ * products of the coefficients as they are, i.e. the formulas evaluated
+ * at a R^-1 in Montgomery form: y / norm comes out as a^-1 R^2, which the
+ * caller's last product with R^-1 (baseinv_avx2) turns into a^-1.  The
+ * twiddle stands second in the products that take it, so that its
+ * multiple of q^-1 is formed once.
  */
-static inline v16 adjugate16(v16 *y, const v16 *a, v16 z, unsigned d) {
-    const v16 rsq = vset1(NTRUPLUS_RSQ);
-    v16 x[4];
-    for (unsigned j = 0; j < d; j++) x[j] = mm(a[j], rsq);
+static inline v16 adjugate16(v16 *y, const v16 *x, v16 z, unsigned d) {
     if (d == 4) {
-        v16 b0 = vbarrett(_mm256_add_epi16(
-            mm(x[0], x[0]),
-            mm(z, vbarrett(_mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1))))));
+        v16 u = vbarrett(_mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1)));
+        v16 b0 = vbarrett(_mm256_add_epi16(mm(x[0], x[0]), mm(u, z)));
         v16 b1 = vbarrett(_mm256_sub_epi16(
             _mm256_sub_epi16(_mm256_slli_epi16(mm(x[0], x[2]), 1), mm(x[1], x[1])),
-            mm(z, mm(x[3], x[3]))));
-        y[0] = _mm256_sub_epi16(mm(x[0], b0), mm(z, mm(x[2], b1)));
-        y[1] = _mm256_sub_epi16(mm(z, mm(x[3], b1)), mm(x[1], b0));
+            mm(mm(x[3], x[3]), z)));
+        y[0] = _mm256_sub_epi16(mm(x[0], b0), mm(mm(x[2], b1), z));
+        y[1] = _mm256_sub_epi16(mm(mm(x[3], b1), z), mm(x[1], b0));
         y[2] = _mm256_sub_epi16(mm(x[2], b0), mm(x[0], b1));
         y[3] = _mm256_sub_epi16(mm(x[1], b1), mm(x[3], b0));
-        return vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(z, mm(b1, b1))));
+        return vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(mm(b1, b1), z)));
     }
-    y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(z, mm(x[1], x[2]))));
-    y[1] = vbarrett(_mm256_sub_epi16(mm(z, mm(x[2], x[2])), mm(x[0], x[1])));
+    y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(mm(x[1], x[2]), z)));
+    y[1] = vbarrett(_mm256_sub_epi16(mm(mm(x[2], x[2]), z), mm(x[0], x[1])));
     y[2] = vbarrett(_mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2])));
-    return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(z, vbarrett(_mm256_add_epi16(mm(x[1], y[2]),
-                                                                                    mm(x[2], y[1]))))));
+    v16 u = vbarrett(_mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1])));
+    return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(u, z)));
 }
 
 /* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
@@ -512,7 +540,7 @@ static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
 static int baseinv_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
     const int16_t *bz = base_table(p->n);
     const unsigned d = p->d, step = 16 * d, blocks = p->n / step;
-    const v16 one = vset1(1);
+    const v16 rinv = vset1(NTRUPLUS_RINV);
     v16 y[NTRUPLUS_NMAX / 16], nrm[NTRUPLUS_NMAX / 48];
     uint32_t zero = 0;
     for (unsigned k = 0; k < blocks; k++) {
@@ -521,10 +549,12 @@ static int baseinv_avx2(const kpqc_ntruplus_params *p, int16_t *r, const int16_t
         nrm[k] = adjugate16(&y[k * d], x, vload(bz + 16 * k), d);
         zero |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm[k], _mm256_setzero_si256()));
     }
-    vinv_mont_many(nrm, blocks);
+    vinv_batch(nrm, blocks);
     for (unsigned k = 0; k < blocks; k++) {
         v16 o[4];
-        for (unsigned j = 0; j < d; j++) o[j] = mm(mm(y[k * d + j], nrm[k]), one);
+        const v16 s = mm(nrm[k], rinv);
+        const v16 sq = _mm256_mullo_epi16(s, vset1((int16_t)NTRUPLUS_QINV));
+        for (unsigned j = 0; j < d; j++) o[j] = vmul(y[k * d + j], s, sq);
         store_rings(r + k * step, o, d);
     }
     kpqc_wipe(y, sizeof y);
