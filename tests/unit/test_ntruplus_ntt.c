@@ -179,8 +179,11 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
     for (int iter = 0; iter < 200; iter++) {
         uint8_t buf[NMAX / 4], mx[NMAX / 8], my[NMAX / 8];
         for (unsigned i = 0; i < n / 4; i++) buf[i] = (uint8_t)rnd();
-        ref->cbd1(p, x, buf);
-        vec->cbd1(p, y, buf);
+        ref->cbd1(p, x, buf, 3);
+        vec->cbd1(p, y, buf, 3);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: cbd1 differs", name, n);
+        ref->cbd1(p, x, buf, 1);
+        vec->cbd1(p, y, buf, 1);
         CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: cbd1 differs", name, n);
         if (iter % 2) {
             unsigned i = rnd() % n;

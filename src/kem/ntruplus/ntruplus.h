@@ -102,7 +102,7 @@ typedef struct kpqc_ntruplus_backend {
     uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
     /* sampling and message decoding, as kpqc_ntruplus_cbd1 and
      * kpqc_ntruplus_sotp_decode */
-    void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf);
+    void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf, int16_t scale);
     uint32_t (*sotp_decode)(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                             const uint8_t *pad);
     /* r = a - b, centred (|result| <= q/2 + 1); inputs |coefficient| < q */
@@ -139,8 +139,9 @@ void kpqc_ntruplus_tobytes(const kpqc_ntruplus_params *p, uint8_t *out, const in
 /* Returns all-ones if some coefficient was >= q (it is then reduced), else 0. */
 uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
 
-/* a_i = bit i of buf[0..n/8) - bit i of buf[n/8..n/4) */
-void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf);
+/* a_i = scale * (bit i of buf[0..n/8) - bit i of buf[n/8..n/4)) */
+void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                        int16_t scale);
 /* Centred residues mod q, then mod 3 into {-1, 0, 1}. */
 void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
 /*

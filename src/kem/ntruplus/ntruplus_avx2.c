@@ -622,10 +622,12 @@ static inline v16 bits16(const uint8_t *bytes) {
     return _mm256_cmpeq_epi16(_mm256_and_si256(vset1((int16_t)w), sel), sel);
 }
 
-static void cbd1_avx2(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf) {
+static void cbd1_avx2(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                      int16_t scale) {
     const unsigned m = p->n / 8;
+    const v16 s = vset1(scale);
     for (unsigned i = 0; i < p->n; i += 16) /* (-y) - (-x) = x - y */
-        vstore(a + i, _mm256_sub_epi16(bits16(buf + m + i / 8), bits16(buf + i / 8)));
+        vstore(a + i, _mm256_mullo_epi16(_mm256_sub_epi16(bits16(buf + m + i / 8), bits16(buf + i / 8)), s));
 }
 
 /* As kpqc_ntruplus_sotp_decode, 32 coefficients (4 message bytes) a step:

@@ -55,8 +55,7 @@ static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend
                       int16_t *a, int16_t *ainv, const uint8_t coins[32], int plus_one) {
     uint8_t buf[NMAX / 4];
     kpqc_shake256(buf, p->n / 4, coins, 32);
-    be->cbd1(p, a, buf);
-    for (unsigned i = 0; i < p->n; i++) a[i] = (int16_t)(3 * a[i]);
+    be->cbd1(p, a, buf, 3);
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
     int bad = be->baseinv(p, ainv, a);
@@ -105,7 +104,7 @@ static void sotp_encode(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backe
     const unsigned mb = p->msgbytes;
     for (unsigned i = 0; i < mb; i++) buf[i] = (uint8_t)(pad[i] ^ msg[i]);
     memcpy(buf + mb, pad + mb, mb);
-    be->cbd1(p, m, buf);
+    be->cbd1(p, m, buf, 1);
     kpqc_wipe(buf, sizeof buf);
 }
 
@@ -129,7 +128,7 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
     }
     hash_f(p, msg + p->msgbytes, pk);
     hash_h(p, coins, msg, msg + p->msgbytes);
-    be->cbd1(p, r, coins + NTRUPLUS_SSBYTES);
+    be->cbd1(p, r, coins + NTRUPLUS_SSBYTES, 1);
     be->ntt(p, r);
     be->tobytes(p, rbytes, r);
     uint8_t *pad = coins + NTRUPLUS_SSBYTES; /* reused: G(r) replaces r's coins */
@@ -181,7 +180,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     /* re-derive r from the message and compare */
     memcpy(msg + p->msgbytes, sk + 2 * pb, NTRUPLUS_SYMBYTES);
     hash_h(p, hout, msg, msg + p->msgbytes);
-    be->cbd1(p, t, hout + NTRUPLUS_SSBYTES);
+    be->cbd1(p, t, hout + NTRUPLUS_SSBYTES, 1);
     be->ntt(p, t);
     be->tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);

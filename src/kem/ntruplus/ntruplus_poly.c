@@ -288,12 +288,13 @@ uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, cons
     return 0u - bad;
 }
 
-void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf) {
+void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                        int16_t scale) {
     const unsigned m = p->n / 8;
     for (unsigned i = 0; i < m; i++) {
         unsigned x = buf[i], y = buf[i + m];
         for (unsigned j = 0; j < 8; j++)
-            a[8 * i + j] = (int16_t)((int)((x >> j) & 1) - (int)((y >> j) & 1));
+            a[8 * i + j] = (int16_t)(scale * ((int)((x >> j) & 1) - (int)((y >> j) & 1)));
     }
 }
 
