@@ -112,6 +112,9 @@ typedef struct kpqc_ntruplus_backend {
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2;
+#ifdef KPQC_ISA_AVX512
+extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx512;
+#endif
 /* Twiddles laid out for the vector code (ntruplus_tables.c). */
 extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd864[576], kpqc_ntruplus_avx_tail_inv864[576];

@@ -333,6 +333,9 @@ const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     kpqc_ntruplus_sub};
 
 static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_ntruplus_backend_avx512.info,
+#endif
 #ifdef KPQC_ISA_AVX2
     &kpqc_ntruplus_backend_avx2.info,
 #endif
