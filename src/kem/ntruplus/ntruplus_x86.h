@@ -550,12 +550,14 @@ static void vinv_batch(v16 *x, unsigned k) {
  * at a R^-1 in Montgomery form: y / norm comes out as a^-1 R^2, which the
  * caller's last product with R^-1 (baseinv_v256) turns into a^-1.  The
  * twiddle stands second in the products that take it, so that its
- * multiple of q^-1 is formed once.
+ * multiple of q^-1 is formed once.  Sums are left unreduced where every
+ * product they enter stays inside Montgomery's range (|a b| < q 2^15:
+ * 3q times q/2, 2q times 2q); the norm is reduced for the zero test.
  */
 static inline v16 adjugate16(v16 *y, const v16 *x, v16 z, unsigned d) {
     if (d == 4) {
-        v16 u = vbarrett(_mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1)));
-        v16 b0 = vbarrett(_mm256_add_epi16(mm(x[0], x[0]), mm(u, z)));
+        v16 u = _mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1)); /* < 3q */
+        v16 b0 = _mm256_add_epi16(mm(x[0], x[0]), mm(u, z));                              /* < 2q */
         v16 b1 = vbarrett(_mm256_sub_epi16(
             _mm256_sub_epi16(_mm256_slli_epi16(mm(x[0], x[2]), 1), mm(x[1], x[1])),
             mm(mm(x[3], x[3]), z)));
@@ -565,10 +567,10 @@ static inline v16 adjugate16(v16 *y, const v16 *x, v16 z, unsigned d) {
         y[3] = _mm256_sub_epi16(mm(x[1], b1), mm(x[3], b0));
         return vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(mm(b1, b1), z)));
     }
-    y[0] = vbarrett(_mm256_sub_epi16(mm(x[0], x[0]), mm(mm(x[1], x[2]), z)));
-    y[1] = vbarrett(_mm256_sub_epi16(mm(mm(x[2], x[2]), z), mm(x[0], x[1])));
-    y[2] = vbarrett(_mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2])));
-    v16 u = vbarrett(_mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1])));
+    y[0] = _mm256_sub_epi16(mm(x[0], x[0]), mm(mm(x[1], x[2]), z)); /* each < 2q */
+    y[1] = _mm256_sub_epi16(mm(mm(x[2], x[2]), z), mm(x[0], x[1]));
+    y[2] = _mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2]));
+    v16 u = _mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1]));
     return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(u, z)));
 }
 
@@ -648,18 +650,22 @@ static uint32_t frombytes_v256(const kpqc_ntruplus_params *p, int16_t *a, const 
     return 0u - (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
 }
 
-/* kpqc_ntruplus_crepmod3_coeff's steps on 16 coefficients at a time; every
- * intermediate fits 16 bits (x <= q - 1 before the division by 3). */
+/*
+ * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
+ * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
+ * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
+ * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
+ * across a half.
+ */
 static void crepmod3_v256(const kpqc_ntruplus_params *p, int16_t *a) {
-    const v16 q = _mm256_set1_epi16(NTRUPLUS_Q), half = _mm256_set1_epi16(NTRUPLUS_Q / 2);
-    const v16 third = _mm256_set1_epi16(21846), three = _mm256_set1_epi16(3);
+    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
+    const v16 third = vset1(10923); /* round(2^15 / 3) */
     for (unsigned i = 0; i < p->n; i += 16) {
-        v16 x = vload(a + i);
-        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));     /* [0, q) */
-        x = _mm256_sub_epi16(x, _mm256_and_si256(_mm256_cmpgt_epi16(x, half), q)); /* centred */
-        x = _mm256_add_epi16(x, half);                                              /* [0, q) */
-        v16 r = _mm256_sub_epi16(x, _mm256_mullo_epi16(_mm256_mulhi_epu16(x, third), three));
-        vstore(a + i, _mm256_sub_epi16(r, _mm256_mullo_epi16(_mm256_srli_epi16(r, 1), three)));
+        v16 v = vload(a + i);
+        v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
+        v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
+        v16 t = _mm256_mulhrs_epi16(v, third);
+        vstore(a + i, _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t)));
     }
 }
 
