@@ -290,8 +290,12 @@ static void tail_inv4(unsigned n, int16_t *a) {
 }
 
 /* ---------------------------------------------------------------- transforms */
-static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
-    const unsigned n = p->n, h = n / 2;
+/* The shape arguments are constants at each call (ntt_v256), so that each
+ * parameter set gets loops of known length. */
+static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
+                                                           const unsigned n, const unsigned r3_layers,
+                                                           const unsigned r2_first) {
+    const unsigned h = n / 2;
     const int16_t *z = p->zetas;
     unsigned k = 2;
 
@@ -305,7 +309,7 @@ static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         }
     }
     const v16 om = vset1(NTRUPLUS_OMEGA);
-    for (unsigned layer = 0, s = n / 6; layer < p->r3_layers; layer++, s /= 3) {
+    for (unsigned layer = 0, s = n / 6; layer < r3_layers; layer++, s /= 3) {
         for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
             const v16 w1 = vset1(z[k]), w2 = vset1(z[k + 1]);
             for (unsigned i = start; i < start + s; i += 16) {
@@ -319,7 +323,7 @@ static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
             }
         }
     }
-    unsigned s = p->r2_first;
+    unsigned s = r2_first;
     for (; s >= 16 && s % 16 == 0; s /= 2) {
         for (unsigned start = 0; start < n; start += 2 * s, k++) {
             const v16 w = vset1(z[k]);
@@ -332,10 +336,18 @@ static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         }
     }
     /* unreduced so far, within the bounds of the portable transform */
-    if (p->d == 4)
+    if (n != 864)
         tail_fwd4(n, a);
     else
         tail_fwd864(a);
+}
+
+static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: ntt_core(p, a, 768, 1, 64); break;
+    case 864: ntt_core(p, a, 864, 2, 24); break;
+    default: ntt_core(p, a, 1152, 2, 32); break;
+    }
 }
 
 static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
