@@ -645,16 +645,16 @@ static void tobytes_v256(const kpqc_ntruplus_params *p, uint8_t *out, const int1
 }
 
 static uint32_t frombytes_v256(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in) {
-    const v16 sh = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
-                                    0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
-    const v16 lo12 = _mm256_set1_epi32(0xFFF), hi12 = _mm256_set1_epi32(0x0FFF0000);
+    /* lane 2i: bytes 3i, 3i+1 (low 12 bits); lane 2i+1: bytes 3i+1, 3i+2 (high
+     * 12 bits); the upper half reads its 12 bytes from a load at byte 8 */
+    const v16 sh = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                    4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+    const v16 shift = _mm256_set1_epi32(16 | (1 << 16)); /* even lanes << 4, then all >> 4 */
     v16 bad = _mm256_setzero_si256();
     for (unsigned i = 0; i < p->n; i += 16, in += 24) {
-        __m128i b0 = _mm_loadu_si128((const __m128i *)in);            /* bytes 0..15 */
-        __m128i b1 = _mm_loadl_epi64((const __m128i *)(in + 16));     /* bytes 16..23 */
-        __m128i b12 = _mm_alignr_epi8(b1, b0, 12);                    /* bytes 12..27 */
-        v16 x = _mm256_shuffle_epi8(_mm256_set_m128i(b12, b0), sh); /* t0 + 4096 t1 per dword */
-        x = _mm256_or_si256(_mm256_and_si256(x, lo12), _mm256_and_si256(_mm256_slli_epi32(x, 4), hi12));
+        v16 x = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(in + 8)),
+                                 _mm_loadu_si128((const __m128i *)in));
+        x = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_shuffle_epi8(x, sh), shift), 4);
         v16 ge = _mm256_cmpgt_epi16(x, vset1(Q - 1));
         bad = _mm256_or_si256(bad, ge);
         vstore(a + i, _mm256_sub_epi16(x, _mm256_and_si256(ge, vset1(Q))));
