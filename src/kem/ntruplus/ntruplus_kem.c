@@ -48,38 +48,56 @@ static void hash_h(const kpqc_ntruplus_params *p, uint8_t *out, const uint8_t *m
 }
 
 /*
- * Secret polynomial from 32 bytes of coins: 3 * cbd1 (+1 for f), in the NTT
- * domain, and its inverse.  Returns 1 if it is not invertible.
+ * Secret polynomial from its n/4 bytes of SHAKE256 output: 3 * cbd1 (+1 for
+ * f), in the NTT domain, and its inverse.  Returns 1 if it is not
+ * invertible.
  */
 static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
-                      int16_t *a, int16_t *ainv, const uint8_t coins[32], int plus_one) {
-    uint8_t buf[NMAX / 4];
-    kpqc_shake256(buf, p->n / 4, coins, 32);
+                      int16_t *a, int16_t *ainv, const uint8_t *buf, int plus_one) {
     be->cbd1(p, a, buf, 3);
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
-    int bad = be->baseinv(p, ainv, a);
-    kpqc_wipe(buf, sizeof buf);
-    return bad;
+    return be->baseinv(p, ainv, a);
 }
 
+/* The SHAKE256 expansions (n/4 bytes) of two 32-byte coins at once: one
+ * four-way permutation costs well under two single ones. */
+static void expand_coins2(const kpqc_ntruplus_params *p, uint8_t *out0, uint8_t *out1,
+                          const uint8_t c0[32], const uint8_t c1[32]) {
+    uint8_t spare[2][NMAX / 4];
+    kpqc_shake256x4(out0, out1, spare[0], spare[1], p->n / 4, c0, c1, c0, c1, 32);
+    kpqc_wipe(spare, sizeof spare);
+}
+
+/*
+ * f and g take one 32-byte draw per candidate, f's until one is invertible,
+ * then g's, as the specification orders them.  The draw after f's candidate
+ * is made with it and both are expanded together: it is g's first candidate
+ * when f's is accepted, else f's next one (then expanded again).
+ */
 static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
                    const kpqc_rng *rng) {
     const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
-    uint8_t coins[32];
+    uint8_t coins[2][32], buf[2][NMAX / 4];
     int16_t f[NMAX], finv[NMAX], g[NMAX], ginv[NMAX];
     int rc = KPQC_ERR_RNG, bad;
 
+    if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
     do {
-        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
-        bad = gen_secret(p, be, f, finv, coins, 1);
+        memcpy(coins[0], coins[1], sizeof coins[0]);
+        if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
+        expand_coins2(p, buf[0], buf[1], coins[0], coins[1]);
+        bad = gen_secret(p, be, f, finv, buf[0], 1);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* rejection verdict */
     } while (bad);
-    do {
-        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
-        bad = gen_secret(p, be, g, ginv, coins, 0);
+    bad = gen_secret(p, be, g, ginv, buf[1], 0);
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    while (bad) {
+        if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
+        kpqc_shake256(buf[1], p->n / 4, coins[1], sizeof coins[1]);
+        bad = gen_secret(p, be, g, ginv, buf[1], 0);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad);
-    } while (bad);
+    }
 
     be->basemul(p, g, g, finv);    /* h = g / f */
     be->basemul(p, ginv, f, ginv); /* 1/h = f / g */
@@ -90,6 +108,7 @@ static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
     rc = KPQC_OK;
 out:
     kpqc_wipe(coins, sizeof coins);
+    kpqc_wipe(buf, sizeof buf);
     kpqc_wipe(f, sizeof f);
     kpqc_wipe(finv, sizeof finv);
     kpqc_wipe(g, sizeof g);
