@@ -79,6 +79,9 @@ static const int16_t *base_table(unsigned n) {
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
 /* Two word permutations per output: from the first two vectors, then the
  * rest from the third (index i + 16 picks word i of the second source). */
+static inline v16 pick3(v16 s0, v16 s1, v16 s2, v16 from01, v16 then2) {
+    return _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(s0, from01, s1), then2, s2);
+}
 static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
     const v16 a0 = _mm256_setr_epi16(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
     const v16 b0 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);
@@ -86,9 +89,9 @@ static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
     const v16 b1 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30);
     const v16 a2 = _mm256_setr_epi16(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
     const v16 b2 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31);
-    x[0] = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(v0, a0, v1), b0, v2);
-    x[1] = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(v0, a1, v1), b1, v2);
-    x[2] = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(v0, a2, v1), b2, v2);
+    x[0] = pick3(v0, v1, v2, a0, b0);
+    x[1] = pick3(v0, v1, v2, a1, b1);
+    x[2] = pick3(v0, v1, v2, a2, b2);
 }
 static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
     const v16 a0 = _mm256_setr_epi16(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
@@ -97,9 +100,9 @@ static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
     const v16 b1 = _mm256_setr_epi16(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
     const v16 a2 = _mm256_setr_epi16(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
     const v16 b2 = _mm256_setr_epi16(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
-    *v0 = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(x[0], a0, x[1]), b0, x[2]);
-    *v1 = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(x[0], a1, x[1]), b1, x[2]);
-    *v2 = _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(x[0], a2, x[1]), b2, x[2]);
+    *v0 = pick3(x[0], x[1], x[2], a0, b0);
+    *v1 = pick3(x[0], x[1], x[2], a1, b1);
+    *v2 = pick3(x[0], x[1], x[2], a2, b2);
 }
 #else
 static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
@@ -199,8 +202,10 @@ static inline void regroup(unsigned layer, v16 *p, v16 *q) {
     }
 }
 
-static void tail_fwd864(int16_t *a) {
-    const int16_t *tw = tail_table(864, 0);
+/* Forward: the four layers, then the lanes back in ring order and the
+ * coefficients reduced.  Inverse: the same undone (inverse twiddles). */
+static inline __attribute__((always_inline)) void tail864(int16_t *a, const int inverse) {
+    const int16_t *tw = tail_table(864, inverse);
     for (unsigned i = 0; i < 864; i += 96, tw += 64) {
         v16 p[3], q[3], w[4], wq[4];
         for (unsigned L = 0; L < 4; L++) {
@@ -210,44 +215,32 @@ static void tail_fwd864(int16_t *a) {
         load_block3(p, a + i);
         load_block3(q, a + i + 48);
         for (unsigned u = 0; u < 3; u++) {
-            for (unsigned L = 0; L < 4; L++) {
-                regroup(L, &p[u], &q[u]);
-                v16 m = vmul(q[u], w[L], wq[L]);
-                q[u] = _mm256_sub_epi16(p[u], m);
-                p[u] = _mm256_add_epi16(p[u], m);
-            }
-            for (unsigned L = 4; L-- > 0;) regroup(L, &p[u], &q[u]);
-            p[u] = vbarrett(p[u]);
-            q[u] = vbarrett(q[u]);
-        }
-        store_block3(a + i, p);
-        store_block3(a + i + 48, q);
-    }
-}
-
-static void tail_inv864(int16_t *a) {
-    const int16_t *tw = tail_table(864, 1);
-    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
-        v16 p[3], q[3], w[4], wq[4];
-        for (unsigned L = 0; L < 4; L++) {
-            w[L] = vload(tw + 16 * L);
-            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
-        }
-        load_block3(p, a + i);
-        load_block3(q, a + i + 48);
-        for (unsigned u = 0; u < 3; u++) {
-            for (unsigned L = 0; L < 4; L++) regroup(L, &p[u], &q[u]);
-            for (unsigned L = 4; L-- > 0;) {
-                v16 x = p[u], y = q[u];
-                p[u] = vbarrett(_mm256_add_epi16(x, y));
-                q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
-                regroup(L, &p[u], &q[u]);
+            if (!inverse) {
+                for (unsigned L = 0; L < 4; L++) {
+                    regroup(L, &p[u], &q[u]);
+                    v16 m = vmul(q[u], w[L], wq[L]);
+                    q[u] = _mm256_sub_epi16(p[u], m);
+                    p[u] = _mm256_add_epi16(p[u], m);
+                }
+                for (unsigned L = 4; L-- > 0;) regroup(L, &p[u], &q[u]);
+                p[u] = vbarrett(p[u]);
+                q[u] = vbarrett(q[u]);
+            } else {
+                for (unsigned L = 0; L < 4; L++) regroup(L, &p[u], &q[u]);
+                for (unsigned L = 4; L-- > 0;) {
+                    v16 x = p[u], y = q[u];
+                    p[u] = vbarrett(_mm256_add_epi16(x, y));
+                    q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
+                    regroup(L, &p[u], &q[u]);
+                }
             }
         }
         store_block3(a + i, p);
         store_block3(a + i + 48, q);
     }
 }
+static void tail_fwd864(int16_t *a) { tail864(a, 0); }
+static void tail_inv864(int16_t *a) { tail864(a, 1); }
 
 /* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
 static void tail_fwd4(unsigned n, int16_t *a) {
@@ -455,55 +448,56 @@ static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
     vstore(a + 48, _mm256_shuffle_epi8(v3, sh));
 }
 
-static void basemul_d4(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                       const int16_t *b, const int16_t *c) {
+/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
+static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
+    if (d == 4)
+        to_coeff_major(x, a);
+    else
+        load_block3(x, a);
+}
+
+static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
+    if (d == 4)
+        from_coeff_major(a, x);
+    else
+        store_block3(a, x);
+}
+
+/* r = a b (+ c), 16 base rings at a time (d constant at each call). */
+static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntruplus_params *p, int16_t *r,
+                                                               const int16_t *a, const int16_t *b,
+                                                               const int16_t *c, const unsigned d) {
     const int16_t *bz = base_table(p->n);
-    for (unsigned i = 0; i < p->n; i += 64, bz += 16) {
+    for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
         v16 x[4], y[4], o[4];
-        to_coeff_major(x, a + i);
-        to_coeff_major(y, b + i);
-        mul16(o, x, y, vload(bz), 4);
+        load_rings(x, a + i, d);
+        load_rings(y, b + i, d);
+        mul16(o, x, y, vload(bz), d);
         if (c) {
-            to_coeff_major(x, c + i);
-            for (unsigned j = 0; j < 4; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
+            load_rings(x, c + i, d);
+            for (unsigned j = 0; j < d; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
         }
-        from_coeff_major(r + i, o);
+        store_rings(r + i, o, d);
     }
 }
 
-/* d = 3 (n = 864): the same on blocks of 48, transposed in registers */
-static void basemul_d3(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                       const int16_t *b, const int16_t *c) {
-    const int16_t *bz = base_table(p->n);
-    for (unsigned i = 0; i < p->n; i += 48, bz += 16) {
-        v16 x[3], y[3], o[3];
-        load_block3(x, a + i);
-        load_block3(y, b + i);
-        mul16(o, x, y, vload(bz), 3);
-        if (c) {
-            load_block3(x, c + i);
-            for (unsigned j = 0; j < 3; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
-        }
-        store_block3(r + i, o);
-    }
+static void basemul_rings(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                          const int16_t *b, const int16_t *c) {
+    if (p->d == 4)
+        basemul_core(p, r, a, b, c, 4);
+    else
+        basemul_core(p, r, a, b, c, 3);
 }
 
 static void basemul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                          const int16_t *b) {
-    if (p->d == 4)
-        basemul_d4(p, r, a, b, NULL);
-    else
-        basemul_d3(p, r, a, b, NULL);
+    basemul_rings(p, r, a, b, NULL);
 }
 
 static void basemul_add_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                              const int16_t *b, const int16_t *c) {
-    if (p->d == 4)
-        basemul_d4(p, r, a, b, c);
-    else
-        basemul_d3(p, r, a, b, c);
+    basemul_rings(p, r, a, b, c);
 }
-
 
 /* ---------------------------------------------------------------- inversion */
 #define mm(x, y) vmulz((x), (y)) /* Montgomery-form product */
@@ -584,21 +578,6 @@ static inline v16 adjugate16(v16 *y, const v16 *x, v16 z, unsigned d) {
     y[2] = _mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2]));
     v16 u = _mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1]));
     return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(u, z)));
-}
-
-/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
-static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
-    if (d == 4)
-        to_coeff_major(x, a);
-    else
-        load_block3(x, a);
-}
-
-static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
-    if (d == 4)
-        from_coeff_major(a, x);
-    else
-        store_block3(a, x);
 }
 
 /* All norms first, then their inverses side by side, then the products. */
