@@ -76,6 +76,33 @@ static const int16_t *base_table(unsigned n) {
  * positions whose coefficient is u mod 3, and a byte shuffle puts them in
  * ring order.  int3 is the exact inverse.
  */
+/* The in-lane step: each 128-bit lane of w0, w1, w2 holds 24 consecutive
+ * coefficients (8 rings), position p of w_j coefficient 8j + p of them. */
+static inline void lanes3(v16 x[3], v16 w0, v16 w1, v16 w2) {
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13,
+                                    2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    x[0] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x92), w2, 0x24), s0);
+    x[1] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x24), w2, 0x49), s1);
+    x[2] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x49), w2, 0x92), s2);
+}
+static inline void unlanes3(v16 w[3], const v16 x[3]) {
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5,
+                                    10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    const v16 y0 = _mm256_shuffle_epi8(x[0], s0), y1 = _mm256_shuffle_epi8(x[1], s1),
+              y2 = _mm256_shuffle_epi8(x[2], s2);
+    w[0] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x92), y2, 0x24);
+    w[1] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x24), y2, 0x49);
+    w[2] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x49), y2, 0x92);
+}
+
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
 /* Two word permutations per output: from the first two vectors, then the
  * rest from the third (index i + 16 picks word i of the second source). */
@@ -106,34 +133,16 @@ static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
 }
 #else
 static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
-    const v16 w0 = _mm256_permute2x128_si256(v0, v1, 0x30); /* c0..7   | c24..31 */
-    const v16 w1 = _mm256_permute2x128_si256(v0, v2, 0x21); /* c8..15  | c32..39 */
-    const v16 w2 = _mm256_permute2x128_si256(v1, v2, 0x30); /* c16..23 | c40..47 */
-    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
-                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
-    const v16 s1 = _mm256_setr_epi8(2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13,
-                                    2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13);
-    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
-                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
-    x[0] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x92), w2, 0x24), s0);
-    x[1] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x24), w2, 0x49), s1);
-    x[2] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x49), w2, 0x92), s2);
+    lanes3(x, _mm256_permute2x128_si256(v0, v1, 0x30),  /* c0..7   | c24..31 */
+           _mm256_permute2x128_si256(v0, v2, 0x21),     /* c8..15  | c32..39 */
+           _mm256_permute2x128_si256(v1, v2, 0x30));    /* c16..23 | c40..47 */
 }
 static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
-    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
-                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
-    const v16 s1 = _mm256_setr_epi8(10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5,
-                                    10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5);
-    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
-                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
-    const v16 y0 = _mm256_shuffle_epi8(x[0], s0), y1 = _mm256_shuffle_epi8(x[1], s1),
-              y2 = _mm256_shuffle_epi8(x[2], s2);
-    const v16 w0 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x92), y2, 0x24);
-    const v16 w1 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x24), y2, 0x49);
-    const v16 w2 = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x49), y2, 0x92);
-    *v0 = _mm256_permute2x128_si256(w0, w1, 0x20);
-    *v1 = _mm256_permute2x128_si256(w2, w0, 0x30);
-    *v2 = _mm256_permute2x128_si256(w1, w2, 0x31);
+    v16 w[3];
+    unlanes3(w, x);
+    *v0 = _mm256_permute2x128_si256(w[0], w[1], 0x20);
+    *v1 = _mm256_permute2x128_si256(w[2], w[0], 0x30);
+    *v2 = _mm256_permute2x128_si256(w[1], w[2], 0x31);
 }
 #endif
 static inline void load_block3(v16 x[3], const int16_t *a) {
@@ -148,19 +157,42 @@ static inline void store_block3(int16_t *a, const v16 x[3]) {
 }
 
 /*
+ * Two blocks A (at a) and B (at a + 48) straight into the layout of the
+ * first radix-2 layer below: p[u] = rings 0..7 of A | rings 0..7 of B,
+ * q[u] = rings 8..15 of A | of B (coefficient u of each ring), and back.
+ */
+static inline void load_pair3(v16 p[3], v16 q[3], const int16_t *a) {
+    const v16 a0 = vload(a), a1 = vload(a + 16), a2 = vload(a + 32);
+    const v16 b0 = vload(a + 48), b1 = vload(a + 64), b2 = vload(a + 80);
+    lanes3(p, _mm256_permute2x128_si256(a0, b0, 0x20), _mm256_permute2x128_si256(a0, b0, 0x31),
+           _mm256_permute2x128_si256(a1, b1, 0x20));
+    lanes3(q, _mm256_permute2x128_si256(a1, b1, 0x31), _mm256_permute2x128_si256(a2, b2, 0x20),
+           _mm256_permute2x128_si256(a2, b2, 0x31));
+}
+static inline void store_pair3(int16_t *a, const v16 p[3], const v16 q[3]) {
+    v16 wp[3], wq[3];
+    unlanes3(wp, p);
+    unlanes3(wq, q);
+    vstore(a, _mm256_permute2x128_si256(wp[0], wp[1], 0x20));
+    vstore(a + 16, _mm256_permute2x128_si256(wp[2], wq[0], 0x20));
+    vstore(a + 32, _mm256_permute2x128_si256(wq[1], wq[2], 0x20));
+    vstore(a + 48, _mm256_permute2x128_si256(wp[0], wp[1], 0x31));
+    vstore(a + 64, _mm256_permute2x128_si256(wp[2], wq[0], 0x31));
+    vstore(a + 80, _mm256_permute2x128_si256(wq[1], wq[2], 0x31));
+}
+
+/*
  * The radix-2 layers of strides 24, 12, 6, 3 are strides 8, 4, 2, 1 among
  * the rings of a block, i.e. among the lanes of its coefficient-major
  * vectors.  Two blocks A, B are worked at once; before each layer the
  * pair (p, q) is regrouped so that lane l of p meets its partner in lane l
- * of q: a 2x2 transposition of 128-bit, 64-bit, 32-bit, then 16-bit units
- * (each its own inverse).  The twiddle table follows the lanes of p
+ * of q: load_pair3 gives the layout of the first layer (ring stride 8),
+ * 2x2 transpositions of 64-bit, 32-bit, then 16-bit units (each its own
+ * inverse) those of the next ones; after the last, p holds the even rings
+ * and q the odd ones, one word interleave from the first layout (and two
+ * packs back).  The twiddle table follows the lanes of p
  * (gen_tables.py): four vectors per pair of blocks.
  */
-static inline void swap128(v16 *p, v16 *q) {
-    v16 t = _mm256_permute2x128_si256(*p, *q, 0x20);
-    *q = _mm256_permute2x128_si256(*p, *q, 0x31);
-    *p = t;
-}
 static inline void swap64(v16 *p, v16 *q) {
     v16 t = _mm256_unpacklo_epi64(*p, *q);
     *q = _mm256_unpackhi_epi64(*p, *q);
@@ -193,50 +225,51 @@ static inline void swap16(v16 *p, v16 *q) {
     *p = t;
 }
 #endif
+/* From the layout of layer L + 1 to that of layer L + 2 (L = 0, 1, 2), or back. */
 static inline void regroup(unsigned layer, v16 *p, v16 *q) {
     switch (layer) {
-    case 0: swap128(p, q); break;
-    case 1: swap64(p, q); break;
-    case 2: swap32(p, q); break;
+    case 0: swap64(p, q); break;
+    case 1: swap32(p, q); break;
     default: swap16(p, q); break;
     }
 }
 
-/* Forward: the four layers, then the lanes back in ring order and the
- * coefficients reduced.  Inverse: the same undone (inverse twiddles). */
+/* Forward: the four layers, then the coefficients reduced.  Inverse: the
+ * same undone with the inverse twiddles. */
 static inline __attribute__((always_inline)) void tail864(int16_t *a, const int inverse) {
     const int16_t *tw = tail_table(864, inverse);
+    const v16 low = _mm256_set1_epi32(0xFFFF);
     for (unsigned i = 0; i < 864; i += 96, tw += 64) {
         v16 p[3], q[3], w[4], wq[4];
         for (unsigned L = 0; L < 4; L++) {
             w[L] = vload(tw + 16 * L);
             wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
         }
-        load_block3(p, a + i);
-        load_block3(q, a + i + 48);
+        load_pair3(p, q, a + i);
         for (unsigned u = 0; u < 3; u++) {
             if (!inverse) {
                 for (unsigned L = 0; L < 4; L++) {
-                    regroup(L, &p[u], &q[u]);
+                    if (L) regroup(L - 1, &p[u], &q[u]);
                     v16 m = vmul(q[u], w[L], wq[L]);
                     q[u] = _mm256_sub_epi16(p[u], m);
                     p[u] = _mm256_add_epi16(p[u], m);
                 }
-                for (unsigned L = 4; L-- > 0;) regroup(L, &p[u], &q[u]);
-                p[u] = vbarrett(p[u]);
-                q[u] = vbarrett(q[u]);
+                v16 even = p[u], odd = q[u];
+                p[u] = vbarrett(_mm256_unpacklo_epi16(even, odd));
+                q[u] = vbarrett(_mm256_unpackhi_epi16(even, odd));
             } else {
-                for (unsigned L = 0; L < 4; L++) regroup(L, &p[u], &q[u]);
+                v16 x = p[u], y = q[u];
+                p[u] = _mm256_packus_epi32(_mm256_and_si256(x, low), _mm256_and_si256(y, low));
+                q[u] = _mm256_packus_epi32(_mm256_srli_epi32(x, 16), _mm256_srli_epi32(y, 16));
                 for (unsigned L = 4; L-- > 0;) {
-                    v16 x = p[u], y = q[u];
+                    x = p[u], y = q[u];
                     p[u] = vbarrett(_mm256_add_epi16(x, y));
                     q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
-                    regroup(L, &p[u], &q[u]);
+                    if (L) regroup(L - 1, &p[u], &q[u]);
                 }
             }
         }
-        store_block3(a + i, p);
-        store_block3(a + i + 48, q);
+        store_pair3(a + i, p, q);
     }
 }
 static void tail_fwd864(int16_t *a) { tail864(a, 0); }
