@@ -263,7 +263,8 @@ static inline __attribute__((always_inline)) void tail864(int16_t *a, const int 
                 q[u] = _mm256_packus_epi32(_mm256_srli_epi32(x, 16), _mm256_srli_epi32(y, 16));
                 for (unsigned L = 4; L-- > 0;) {
                     x = p[u], y = q[u];
-                    p[u] = vbarrett(_mm256_add_epi16(x, y));
+                    p[u] = _mm256_add_epi16(x, y);
+                    if (L % 2 == 0) p[u] = vbarrett(p[u]); /* strides 6 and 24 */
                     q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
                     if (L) regroup(L - 1, &p[u], &q[u]);
                 }
@@ -304,7 +305,7 @@ static void tail_inv4(unsigned n, int16_t *a) {
         v16 t1 = _mm256_permute2x128_si256(A, B, 0x31);
         v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
         v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
-        v16 x = vbarrett(_mm256_add_epi16(u0, u1));
+        v16 x = _mm256_add_epi16(u0, u1); /* < 2q: reduced every second layer */
         v16 y = vmulz(_mm256_sub_epi16(u0, u1), vload(tw + 16));
         t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
         t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
@@ -395,8 +396,8 @@ static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
             const v16 w = vset1(zi[b]);
             for (unsigned i = start; i < start + s; i += 16) {
-                v16 u = vload(a + i), v = vload(a + i + s);
-                vstore(a + i, vbarrett(_mm256_add_epi16(u, v)));
+                v16 u = vload(a + i), v = vload(a + i + s), sum = _mm256_add_epi16(u, v);
+                vstore(a + i, s == 32 ? vbarrett(sum) : sum); /* layers 1 and 3 (strides 8, 32) */
                 vstore(a + i + s, vmulz(_mm256_sub_epi16(u, v), w));
             }
         }
