@@ -317,8 +317,8 @@ static void tail_inv4(unsigned n, int16_t *a) {
 }
 
 /* ---------------------------------------------------------------- transforms */
-/* The shape arguments are constants at each call (ntt_v256), so that each
- * parameter set gets loops of known length. */
+/* The shape arguments are constants at each call (ntt_v256, invntt_v256),
+ * so that each parameter set gets loops of known length. */
 static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
                                                            const unsigned n, const unsigned r3_layers,
                                                            const unsigned r2_first) {
@@ -377,12 +377,15 @@ static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     }
 }
 
-static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
-    const unsigned n = p->n, h = n / 2;
+static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplus_params *p,
+                                                              int16_t *a, const unsigned n,
+                                                              const unsigned r3_layers,
+                                                              const unsigned r2_first) {
+    const unsigned h = n / 2;
     const int16_t *zi = p->zinv;
     unsigned k = p->nzetas, s;
 
-    if (p->d == 4) {
+    if (n != 864) {
         tail_inv4(n, a);
         k -= n / 8 + n / 16;
         s = 16;
@@ -391,7 +394,7 @@ static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         k -= n / 6 + n / 12 + n / 24 + n / 48;
         s = 48; /* the radix-3 layers follow directly */
     }
-    for (; s <= p->r2_first; s *= 2) {
+    for (; s <= r2_first; s *= 2) {
         k -= n / (2 * s);
         for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
             const v16 w = vset1(zi[b]);
@@ -403,8 +406,8 @@ static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         }
     }
     const v16 om = vset1(NTRUPLUS_OMEGA);
-    s = p->r3_layers == 2 ? n / 18 : n / 6;
-    for (unsigned layer = 0; layer < p->r3_layers; layer++, s *= 3) {
+    s = r3_layers == 2 ? n / 18 : n / 6;
+    for (unsigned layer = 0; layer < r3_layers; layer++, s *= 3) {
         k -= 2 * (n / (3 * s));
         for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
             const v16 w1 = vset1(zi[b]), w2 = vset1(zi[b + 1]);
@@ -423,6 +426,14 @@ static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
         v16 b = vmulz(_mm256_sub_epi16(u, v), c0);
         vstore(a + i, vmulz(_mm256_sub_epi16(_mm256_add_epi16(u, v), b), sh));
         vstore(a + i + h, vmulz(b, sc));
+    }
+}
+
+static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: invntt_core(p, a, 768, 1, 64); break;
+    case 864: invntt_core(p, a, 864, 2, 24); break;
+    default: invntt_core(p, a, 1152, 2, 32); break;
     }
 }
 
