@@ -208,16 +208,17 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     static const uint8_t zero[NTRUPLUS_SSBYTES] = {0};
     memcpy(ss, hout, NTRUPLUS_SSBYTES);
     kpqc_ct_cmov(ss, zero, NTRUPLUS_SSBYTES, (uint8_t)bad);
+    /* Only what this parameter set wrote holds secrets; c is the
+     * ciphertext's. */
     kpqc_wipe(msg, sizeof msg);
-    kpqc_wipe(rbytes, sizeof rbytes);
-    kpqc_wipe(rbytes2, sizeof rbytes2);
-    kpqc_wipe(pad, sizeof pad);
+    kpqc_wipe(rbytes, pb);
+    kpqc_wipe(rbytes2, pb);
+    kpqc_wipe(pad, n / 4);
     kpqc_wipe(hout, sizeof hout);
-    kpqc_wipe(c, sizeof c);
-    kpqc_wipe(f, sizeof f);
-    kpqc_wipe(hinv, sizeof hinv);
-    kpqc_wipe(m, sizeof m);
-    kpqc_wipe(t, sizeof t);
+    kpqc_wipe(f, n * sizeof f[0]);
+    kpqc_wipe(hinv, n * sizeof hinv[0]);
+    kpqc_wipe(m, n * sizeof m[0]);
+    kpqc_wipe(t, n * sizeof t[0]);
     KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* the specification's verdict */
     return bad ? KPQC_ERR_DECAPS : KPQC_OK;
 }
