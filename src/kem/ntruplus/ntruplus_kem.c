@@ -109,10 +109,10 @@ static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
 out:
     kpqc_wipe(coins, sizeof coins);
     kpqc_wipe(buf, sizeof buf);
-    kpqc_wipe(f, sizeof f);
-    kpqc_wipe(finv, sizeof finv);
-    kpqc_wipe(g, sizeof g);
-    kpqc_wipe(ginv, sizeof ginv);
+    kpqc_wipe(f, p->n * sizeof f[0]); /* the n coefficients the set uses */
+    kpqc_wipe(finv, p->n * sizeof finv[0]);
+    kpqc_wipe(g, p->n * sizeof g[0]);
+    kpqc_wipe(ginv, p->n * sizeof ginv[0]);
     return rc;
 }
 
@@ -161,9 +161,9 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
 out:
     kpqc_wipe(msg, sizeof msg);
     kpqc_wipe(coins, sizeof coins);
-    kpqc_wipe(rbytes, sizeof rbytes);
-    kpqc_wipe(r, sizeof r);
-    kpqc_wipe(m, sizeof m);
+    kpqc_wipe(rbytes, p->polybytes); /* what the set wrote */
+    kpqc_wipe(r, p->n * sizeof r[0]);
+    kpqc_wipe(m, p->n * sizeof m[0]);
     return rc;
 }
 
