@@ -244,15 +244,38 @@ static int registered(int done, int ours) {
     return done;
 }
 
-static int register_oids(const kpqc_prov_ctx *c) {
+/*
+ * The object table is the process's, so an algorithm's OID is too: once a
+ * library context registered haetae2 under one OID, a context configured
+ * with another cannot have it.  Such a context is refused, with an error
+ * that names the algorithm and both OIDs (1), rather than by libcrypto's
+ * "oid exists".
+ */
+static int oid_conflict(kpqc_prov_ctx *c, const kpqc_prov_alg *a) {
+    int nid = OBJ_sn2nid(a->name);
+    char known[128];
+    if (nid == NID_undef || OBJ_obj2txt(known, sizeof known, OBJ_nid2obj(nid), 1) <= 0 || strcmp(known, a->oid) == 0)
+        return 0;
+    kpqc_prov_raise(c, KPQC_R_BAD_CONFIG,
+                    "provider configuration: %s has OID %s in this process (registered by another library context), "
+                    "not this context's %s: OIDs are per process, give %s the same OID in every context",
+                    a->name, known, a->oid, a->name);
+    return 1;
+}
+
+static int register_oids(kpqc_prov_ctx *c) {
     if (c->core.obj_create == NULL || c->core.obj_add_sigid == NULL) return 1; /* an older core: names only */
     for (size_t i = 0; i < c->table.len; i++) {
         const kpqc_prov_alg *a = &c->table.algs[i];
         if (a->oid == NULL) continue;
+        if (oid_conflict(c, a)) return 0;
         ERR_set_mark();
         int done = c->core.obj_create(c->handle, a->oid, a->name, a->name);
         int nid = OBJ_txt2nid(a->oid);
-        if (!registered(done, nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) == 0)) return 0;
+        if (!registered(done, nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) == 0)) {
+            oid_conflict(c, a); /* another thread registered another OID meanwhile */
+            return 0;
+        }
         if (a->kind != KPQC_PROV_SIG) continue;
         ERR_set_mark();
         done = c->core.obj_add_sigid(c->handle, a->name, "", a->name);
@@ -377,7 +400,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **vprovctx) {
-    char why[160];
+    char why[256];
     kpqc_prov_ctx *provctx = OPENSSL_zalloc(sizeof *provctx);
     if (provctx == NULL) return 0;
     provctx->handle = handle;
