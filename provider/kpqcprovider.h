@@ -196,10 +196,10 @@ int kpqc_prov_tls_groups(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *
 int kpqc_prov_tls_sigalgs(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg);
 int kpqc_prov_self_test(void); /* the algorithms' known answers, the same for every instance */
 
-/* An rng drawing from OpenSSL's DRBG of the provider's library context. */
+/* Upcalls (prov_upcalls.c): an rng drawing from OpenSSL's DRBG of the
+ * provider's library context, and errors raised with the provider's reason
+ * codes. */
 kpqc_rng kpqc_prov_rng(kpqc_prov_ctx *provctx);
-
-/* Errors are raised with the provider's reason codes. */
 void kpqc_prov_raise(kpqc_prov_ctx *provctx, int reason, const char *fmt, ...);
 enum {
     KPQC_R_WRONG_LENGTH = 1,
