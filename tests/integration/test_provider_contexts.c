@@ -29,6 +29,7 @@
 #include <openssl/provider.h>
 
 #include "check.h"
+#include "provider_conf.h"
 
 #define ALG "haetae2"
 #define TABLE_OID "1.3.9999.410.2.1"
@@ -36,26 +37,11 @@ static const char *const oids[2] = {"1.3.9999.410.77.1", "1.3.9999.410.77.2"};
 
 static const char *provider_dir;
 
-/* A configuration with the provider's section (activated or not) and `extra` lines in it. */
-static int write_conf(char *path, size_t size, const char *tag, int activate, const char *extra) {
-    snprintf(path, size, "%s/kpqc-contexts-%ld-%s.cnf", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(),
-             tag);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) return 0;
-    fprintf(f,
-            "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n"
-            "[provider_sect]\ndefault = default_sect\nkpqcprovider = kpqc_sect\n"
-            "[default_sect]\nactivate = 1\n"
-            "[kpqc_sect]\nmodule = %s/kpqcprovider.so\nactivate = %d\n%s\n",
-            provider_dir, activate, extra);
-    return fclose(f) == 0;
-}
-
 static int conf_with_oid(char *path, size_t size, const char *tag, int activate, const char *oid) {
     char line[128] = "";
     if (oid != NULL) snprintf(line, sizeof line, ALG ".oid = %s\nx25519_smaugt1.codepoint = 0x2F%02X", oid,
                               (unsigned)(strlen(tag) & 0xFF));
-    return write_conf(path, size, tag, activate, line);
+    return write_provider_conf(path, size, provider_dir, tag, activate, line);
 }
 
 /* Every error on this thread's queue, one string. */
