@@ -9,14 +9,13 @@ import json
 import pathlib
 import socket
 import ssl
+import subprocess
 import threading
 import time
 
 import pytest
 
-from test_remote import BENCH, TOKEN, Agent, connect, python, raw_session, remote, rows  # noqa: F401
-
-import subprocess
+from test_remote import BENCH, TOKEN, Agent, connect, python, raw_session, remote
 from lab import control  # noqa: E402  (test_remote put bench/ on the path)
 
 
