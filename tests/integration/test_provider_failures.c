@@ -1,6 +1,6 @@
 /*
  * kpqcprovider when memory runs out.  Each operation (key generation,
- * PrivateKeyInfo encoding and decoding, encapsulation and decapsulation or
+ * PrivateKeyInfo and SubjectPublicKeyInfo encoding and decoding, encapsulation and decapsulation or
  * signing and verification, and a whole TLS 1.3 handshake through the
  * provider) first runs once with no failure, which counts its allocations,
  * T; then once for each n = 0 .. T-1 with OpenSSL's allocator failing the
@@ -44,8 +44,9 @@ typedef struct {
     OSSL_PROVIDER *def, *kpqc;
     const char *alg;
     EVP_PKEY *key;                   /* made with no failure */
-    unsigned char *der, *out, *secret; /* its PrivateKeyInfo; a signature or ciphertext; the secret */
-    size_t der_len, out_len, secret_len;
+    unsigned char *der, *spki;       /* its PrivateKeyInfo and SubjectPublicKeyInfo */
+    unsigned char *out, *secret;     /* a signature or ciphertext; the secret */
+    size_t der_len, spki_len, out_len, secret_len;
     SSL_CTX *server, *client;        /* the handshake's */
     const char *group;
 } fixture;
@@ -64,8 +65,10 @@ static const unsigned char msg[] = "allocation failures";
 
 /* ------------------------------------------------------- operations */
 
-static int encode_to(EVP_PKEY *key, unsigned char **der, size_t *len) {
-    OSSL_ENCODER_CTX *ctx = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", NULL);
+/* DER of key: its PrivateKeyInfo (private) or SubjectPublicKeyInfo. */
+static int encode_to(EVP_PKEY *key, int private, unsigned char **der, size_t *len) {
+    OSSL_ENCODER_CTX *ctx = OSSL_ENCODER_CTX_new_for_pkey(key, private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, "DER",
+                                                          private ? "PrivateKeyInfo" : "SubjectPublicKeyInfo", NULL);
     int ok = ctx != NULL && OSSL_ENCODER_to_data(ctx, der, len) == 1;
     OSSL_ENCODER_CTX_free(ctx);
     return ok;
@@ -77,27 +80,32 @@ static int keygen(fixture *f) {
     unsigned char *der = NULL;
     size_t len = 0;
     finished();
-    int r = key == NULL ? FAILED : encode_to(key, &der, &len) && len > 0 ? RIGHT : WRONG;
+    int r = key == NULL ? FAILED : encode_to(key, 1, &der, &len) && len > 0 ? RIGHT : WRONG;
     OPENSSL_clear_free(der, len);
     EVP_PKEY_free(key);
     return r;
 }
 
-static int encode(fixture *f) {
+/* Encoding is right when it writes the bytes the clean run wrote. */
+static int encode_either(fixture *f, int private) {
     unsigned char *der = NULL;
     size_t len = 0;
-    int ok = encode_to(f->key, &der, &len);
+    int ok = encode_to(f->key, private, &der, &len);
     finished();
-    int r = !ok ? FAILED : len == f->der_len && memcmp(der, f->der, len) == 0 ? RIGHT : WRONG;
+    size_t want_len = private ? f->der_len : f->spki_len;
+    const unsigned char *want = private ? f->der : f->spki;
+    int r = !ok ? FAILED : len == want_len && memcmp(der, want, len) == 0 ? RIGHT : WRONG;
     OPENSSL_clear_free(der, len);
     return r;
 }
 
-static int decode(fixture *f) {
+/* Decoding is right when it gives the key back (its public half, for SPKI). */
+static int decode_either(fixture *f, int private) {
     EVP_PKEY *key = NULL;
-    const unsigned char *p = f->der;
-    size_t left = f->der_len;
-    OSSL_DECODER_CTX *ctx = OSSL_DECODER_CTX_new_for_pkey(&key, "DER", "PrivateKeyInfo", f->alg, EVP_PKEY_KEYPAIR,
+    const unsigned char *p = private ? f->der : f->spki;
+    size_t left = private ? f->der_len : f->spki_len;
+    OSSL_DECODER_CTX *ctx = OSSL_DECODER_CTX_new_for_pkey(&key, "DER", private ? "PrivateKeyInfo" : "SubjectPublicKeyInfo",
+                                                          f->alg, private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
                                                           f->libctx, NULL);
     int ok = ctx != NULL && OSSL_DECODER_from_data(ctx, &p, &left) == 1 && key != NULL;
     finished();
@@ -106,6 +114,11 @@ static int decode(fixture *f) {
     EVP_PKEY_free(key);
     return r;
 }
+
+static int encode(fixture *f) { return encode_either(f, 1); }
+static int decode(fixture *f) { return decode_either(f, 1); }
+static int encode_public(fixture *f) { return encode_either(f, 0); }
+static int decode_public(fixture *f) { return decode_either(f, 0); }
 
 /* The KEM or signature call itself; 1 when it reported success. */
 static int encapsulate_into(fixture *f, unsigned char *ct, size_t *ct_len, unsigned char *ss, size_t *ss_len) {
@@ -270,7 +283,8 @@ static int is_signature(OSSL_LIB_CTX *libctx, const char *alg) {
 /* The key, its encoding and an output of it, made with no failure; pieces
  * of its secret key watched for in released provider blocks. */
 static int prepare(fixture *f) {
-    if ((f->key = EVP_PKEY_Q_keygen(f->libctx, NULL, f->alg)) == NULL || !encode_to(f->key, &f->der, &f->der_len))
+    if ((f->key = EVP_PKEY_Q_keygen(f->libctx, NULL, f->alg)) == NULL || !encode_to(f->key, 1, &f->der, &f->der_len) ||
+        !encode_to(f->key, 0, &f->spki, &f->spki_len))
         return 0;
     if (!heap_watch_key(f->key)) return 0;
     if (is_signature(f->libctx, f->alg)) {
@@ -286,6 +300,7 @@ static void release(fixture *f) {
     heap_watch_key(NULL); /* the test's own copies are not the provider's to wipe */
     EVP_PKEY_free(f->key);
     OPENSSL_clear_free(f->der, f->der_len);
+    OPENSSL_free(f->spki);
     OPENSSL_free(f->out);
     OPENSSL_clear_free(f->secret, f->secret_len);
     SSL_CTX_free(f->server);
@@ -352,6 +367,8 @@ static void exercise(const char *dir, const char *alg, const char *group, const 
         sweep(&f, "keygen", keygen);
         sweep(&f, "encode", encode);
         sweep(&f, "decode", decode);
+        sweep(&f, "encode SPKI", encode_public);
+        sweep(&f, "decode SPKI", decode_public);
         if (f.secret != NULL) {
             sweep(&f, "encapsulate", encapsulate);
             sweep(&f, "decapsulate", decapsulate);
