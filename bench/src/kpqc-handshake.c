@@ -57,7 +57,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include "handshake.h"
