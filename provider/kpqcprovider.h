@@ -56,6 +56,9 @@ typedef struct kpqc_prov_table {
 int kpqc_prov_table_init(kpqc_prov_table *t, const char *(*override)(void *arg, const char *key), void *arg,
                          char *why, size_t why_size);
 void kpqc_prov_table_free(kpqc_prov_table *t);
+/* 1 when `key` is one the table reads an override under ("name.oid",
+ * "ALIAS.codepoint"...), for any algorithm of the table, built or not. */
+int kpqc_prov_table_reads_key(const char *key);
 const kpqc_prov_alg *kpqc_prov_table_find(const kpqc_prov_table *t, const char *name); /* primary name */
 
 /* Upcalls to the core that loaded an instance. */

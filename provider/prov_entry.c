@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/conf.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
@@ -270,6 +271,52 @@ static const char *config_value(void *vctx, const char *key) {
 }
 
 /*
+ * A key of this instance's section that the provider reads nothing under
+ * (a misspelt attribute, a name no algorithm has) would leave the default
+ * identifiers silently in place.  OpenSSL hands a provider the value of a
+ * key it asks for, never the list of its section's keys, so the list is
+ * read from the process's configuration file (OPENSSL_CONF, or OpenSSL's
+ * default): a key there counts as this instance's only when the core gives
+ * this instance the same value for it, so a library context configured from
+ * another file is never refused for that file's keys.  1 (and `why`) when
+ * such a key is found.
+ */
+static int stray_key(kpqc_prov_ctx *c, char *why, size_t why_size) {
+    static const char *const read_by_openssl[] = {"module", "activate", "soft_load", "identity", "oid-profile"};
+    const char *name = NULL;
+    OSSL_PARAM params[] = {OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME, (char **)&name, 0), OSSL_PARAM_END};
+    if (c->core.get_params == NULL || !c->core.get_params(c->handle, params) || name == NULL) return 0;
+    char *file = CONF_get1_default_config_file();
+    CONF *conf = file != NULL ? NCONF_new_ex(NULL, NULL) : NULL;
+    int found = 0;
+    ERR_set_mark(); /* a missing file or section is no error of ours */
+    if (conf != NULL && NCONF_load(conf, file, NULL) > 0) {
+        const char *init = NCONF_get_string(conf, NULL, "openssl_conf");
+        const char *providers = init != NULL ? NCONF_get_string(conf, init, "providers") : NULL;
+        const char *section = providers != NULL ? NCONF_get_string(conf, providers, name) : NULL;
+        STACK_OF(CONF_VALUE) *values = section != NULL ? NCONF_get_section(conf, section) : NULL;
+        for (int i = 0; !found && i < sk_CONF_VALUE_num(values); i++) {
+            const CONF_VALUE *v = sk_CONF_VALUE_value(values, i);
+            int known = kpqc_prov_table_reads_key(v->name);
+            for (size_t k = 0; !known && k < sizeof read_by_openssl / sizeof read_by_openssl[0]; k++)
+                known = strcmp(v->name, read_by_openssl[k]) == 0;
+            const char *mine = known ? NULL : config_value(c, v->name);
+            if (mine != NULL && strcmp(mine, v->value) == 0) {
+                snprintf(why, why_size,
+                         "%s = %s names no setting: overrides are NAME.oid or NAME.codepoint, NAME a name or alias of an "
+                         "algorithm as the table writes it, in lower or in upper case",
+                         v->name, v->value);
+                found = 1;
+            }
+        }
+    }
+    ERR_pop_to_mark();
+    NCONF_free(conf);
+    OPENSSL_free(file);
+    return found;
+}
+
+/*
  * An identifier moved by the configuration must not take one that
  * libcrypto already knows (an OID of another object) or that the default
  * provider gives one of its TLS groups or signature schemes: a peer would
@@ -401,7 +448,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                         why[0] != '\0' ? why : "out of memory");
         goto fail;
     }
-    if (!overrides_are_free(&provctx->table, why, sizeof why)) {
+    if (stray_key(provctx, why, sizeof why) || !overrides_are_free(&provctx->table, why, sizeof why)) {
         kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: %s", why);
         goto fail;
     }

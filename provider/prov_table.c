@@ -53,39 +53,70 @@ static char *name_list(const char *name, const char *aliases, const char *oid, c
     return s;
 }
 
-/* The override of `what` ("oid", "codepoint") for row r, looked up under
- * every name the table gives the algorithm (its name and each alias), each
- * as the table writes it, in lower case and in upper case.  OpenSSL gives a
- * provider no list of its section's keys: these are the keys it can ask
- * for.  0 when two of them are set to different values (`why` says which). */
-static int lookup(const char *(*override)(void *, const char *), void *arg, const row *r, const char *what,
-                  const char **value, char *why, size_t why_size) {
-    char key[96], first[96] = "";
-    *value = NULL;
-    if (override == NULL) return 1;
+/* Every key an override of `what` ("oid", "codepoint") for row r is read
+ * under: each name the table gives the algorithm (its name, each alias), as
+ * the table writes it, in lower case and in upper case, then ".what".
+ * Their number (duplicates skipped). */
+#define KEY_SIZE 96
+#define MAX_KEYS 48
+static size_t override_keys(const row *r, const char *what, char keys[MAX_KEYS][KEY_SIZE]) {
+    size_t count = 0;
     for (const char *p = r->name, *next = r->aliases; p != NULL;) {
         size_t n = p == r->name ? strlen(p) : strcspn(p, ",");
-        for (int spelling = 0; spelling < 3 && n > 0 && n + strlen(what) + 2 <= sizeof key; spelling++) {
+        for (int spelling = 0; spelling < 3 && n > 0 && n + strlen(what) + 2 <= KEY_SIZE && count < MAX_KEYS;
+             spelling++) {
+            char *key = keys[count];
             for (size_t i = 0; i < n; i++)
                 key[i] = spelling == 0 ? p[i] : (char)(spelling == 1 ? tolower((unsigned char)p[i])
                                                                      : toupper((unsigned char)p[i]));
-            snprintf(key + n, sizeof key - n, ".%s", what);
-            if (strcmp(key, first) == 0) continue;
-            const char *v = override(arg, key);
-            if (v == NULL) continue;
-            if (*value == NULL) {
-                *value = v;
-                snprintf(first, sizeof first, "%s", key);
-            } else if (strcmp(v, *value) != 0) {
-                snprintf(why, why_size, "%s = %s and %s = %s set one %s two ways", first, *value, key, v, r->name);
-                return 0;
-            }
+            snprintf(key + n, KEY_SIZE - n, ".%s", what);
+            int seen = 0;
+            for (size_t k = 0; k < count && !seen; k++) seen = strcmp(keys[k], key) == 0;
+            if (!seen) count++;
         }
         /* the aliases, one after another */
         if (next == NULL || *next == '\0') break;
         p = next;
         next = p + strcspn(p, ",");
         next = *next == ',' ? next + 1 : NULL;
+    }
+    return count;
+}
+
+static const char *const attributes[] = {"oid", "codepoint"};
+
+int kpqc_prov_table_reads_key(const char *key) {
+    char keys[MAX_KEYS][KEY_SIZE];
+    for (size_t i = 0; i < ROWS; i++)
+        for (size_t a = 0; a < sizeof attributes / sizeof attributes[0]; a++) {
+            size_t n = override_keys(&rows[i], attributes[a], keys);
+            for (size_t k = 0; k < n; k++)
+                if (strcmp(keys[k], key) == 0) return 1;
+        }
+    return 0;
+}
+
+/* The override of `what` for row r under any of its keys (OpenSSL gives a
+ * provider the value of a key it asks for, never the list of its section's
+ * keys: these are the keys it asks for).  0 when two of them are set to
+ * different values (`why` says which). */
+static int lookup(const char *(*override)(void *, const char *), void *arg, const row *r, const char *what,
+                  const char **value, char *why, size_t why_size) {
+    char keys[MAX_KEYS][KEY_SIZE];
+    const char *first = NULL;
+    *value = NULL;
+    if (override == NULL) return 1;
+    size_t n = override_keys(r, what, keys);
+    for (size_t k = 0; k < n; k++) {
+        const char *v = override(arg, keys[k]);
+        if (v == NULL) continue;
+        if (*value == NULL) {
+            *value = v;
+            first = keys[k];
+        } else if (strcmp(v, *value) != 0) {
+            snprintf(why, why_size, "%s = %s and %s = %s set one %s two ways", first, *value, keys[k], v, r->name);
+            return 0;
+        }
     }
     return 1;
 }

@@ -159,3 +159,12 @@ def test_oid_arcs_the_encoder_cannot_write_are_refused(lab, oid):
     if "smaugt1" not in lab.run("list", "-kem-algorithms").stdout:
         pytest.skip("smaugt1 not built")
     assert f"smaugt1.oid = {oid} is not a dotted OID" in refusal(lab, [f"smaugt1.oid = {oid}"])
+
+
+@pytest.mark.parametrize("line", ["ntruplus768.codepiont = 0x2F01", "ntru_plus768x.codepoint = 0x2F01",
+                                  "NtruPlus768.oid = 1.3.9999.410.99.5", "haetae2.oidd = 1.3.9999.410.99.6"])
+def test_keys_that_name_no_setting_keep_the_provider_out(lab, line):
+    """A misspelt attribute, a name no algorithm has, or a name in mixed case
+    is refused, naming the key, rather than leaving the default in place."""
+    key = line.split(" = ")[0]
+    assert f"{key} = " in refusal(lab, [line]) and "names no setting" in refusal(lab, [line])
