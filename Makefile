@@ -80,7 +80,7 @@ test-select: deps
 	    $(CMAKE_FLAGS)
 	cmake --build $(SELECT_BUILD) -j $(JOBS)
 	cd $(SELECT_BUILD) && ctest --output-on-failure -j $(JOBS) \
-	    -R '^(algorithm_table|symbols_prefixed|test_|kat_|ct_|provider_(kem|lists|capabilities|private_keys)$$)'
+	    -R '^(algorithm_table|symbols_prefixed|test_|kat_|ct_|provider_(kem|lists|capabilities|private_keys|failures|contexts)$$)'
 
 # The size-first build (-Os, portable code only): every algorithm's unit
 # tests, KATs and constant-time check.
