@@ -429,7 +429,18 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         uint32_t reject = (uint32_t)((b1_ln - norm1) >> 63);
         reject |= (uint32_t)((norm2 - b0_ln) >> 63) & ((b >> 1) & 1);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
-        if (reject) continue;
+        if (reject) {
+            /* only the verdict of a rejected attempt is public */
+            KPQC_CT_EXPECT_SECRET(&w->c, sizeof w->c, "a rejected attempt's challenge");
+            KPQC_CT_EXPECT_SECRET(w->z, sizeof w->z, "a rejected attempt's response");
+            continue;
+        }
+        /* Accepted: z is now distributed independently of the key, and c
+         * and what is derived from z below form the signature.  The size
+         * check after the encoding is a public function of these, so an
+         * attempt it refuses reveals nothing a signature would not (see
+         * docs/design-notes.md). */
+        KPQC_CT_DECLASSIFY(&w->c, sizeof w->c);
 
         /* hint: high bits of A round(y) minus those of A round(z) - q c j */
         for (unsigned i = 0; i < rows; i++)
@@ -452,8 +463,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
                 w->hb[j].c[t] = (r + 128) >> 8;
             }
         }
-        /* these are the signature unless it does not fit, which rejects
-         * the attempt */
+        /* these are the signature unless it does not fit */
         KPQC_CT_DECLASSIFY(w->lb, sizeof w->lb);
         KPQC_CT_DECLASSIFY(w->hb, sizeof w->hb);
         KPQC_CT_DECLASSIFY(w->h, sizeof w->h);

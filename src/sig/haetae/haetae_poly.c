@@ -166,49 +166,86 @@ size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p) {
     return p->k * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8;
 }
 
+/* All-ones when x <= y, else 0, for x, y < 2^31. */
+static inline uint64_t mask_le(uint32_t x, uint32_t y) {
+    return 0 - (uint64_t)(kpqc_ct_barrier32(((y - x) >> 31) ^ 1));
+}
+
+/*
+ * The inside-out shuffle of modes 2 and 3 over the 256 bits of c (four
+ * words): for each byte b of the stream, while fewer than tau ones are
+ * placed (i < 256), a byte b <= i moves bit b to bit i and sets bit b.
+ * Every byte is processed the same way, with the word holding bit b or
+ * bit i selected by masks, so neither the bytes' values nor how many were
+ * refused show in the branches or addresses.  Returns the updated i.
+ */
+static uint32_t shuffle_bytes(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len) {
+    for (size_t pos = 0; pos < len; pos++) {
+        const uint32_t b = buf[pos];
+        const uint64_t take = mask_le(b, i) & ~mask_le(HAETAE_N, i);
+        uint64_t bit_b = 0;
+        for (uint32_t w = 0; w < 4; w++) bit_b |= c[w] & mask_le(w ^ (b >> 6), 0);
+        bit_b = (bit_b >> (b & 63)) & 1;
+        for (uint32_t w = 0; w < 4; w++) {
+            uint64_t set = ((bit_b << (i & 63)) & mask_le(w ^ (i >> 6), 0)) |
+                           ((UINT64_C(1) << (b & 63)) & mask_le(w ^ (b >> 6), 0));
+            c[w] |= set & take;
+        }
+        i += (uint32_t)(take & 1);
+    }
+    return i;
+}
+
 /*
  * The challenge: a polynomial with coefficients in {0, 1} drawn from
  * SHAKE256(highbits || lsb || mu).  Modes 2 and 3 place tau ones by an
  * inside-out shuffle; mode 5 takes 256 hash bits and complements them when
  * more than half are set (ties broken by the first bit), giving weight
- * at most 128.  The hash output is declassified: it is the challenge of a
- * Fiat-Shamir transcript, published with the signature.
+ * at most 128.
+ *
+ * The signer derives c before it knows whether the attempt is accepted,
+ * and c of a rejected attempt must stay secret, so the derivation is
+ * constant-time: the shuffle reads two blocks of the stream whatever
+ * their bytes, and only "two blocks were not enough" is made public (for
+ * tau = 80 that takes more than 192 refused bytes of 272: probability
+ * below 2^-240; one more block at a time then).
  */
 void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]) {
     kpqc_keccak st;
+    uint64_t bits[4] = {0, 0, 0, 0};
     kpqc_shake256_init(&st);
     kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
     kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
     if (p->tau < 128) {
-        uint8_t buf[KPQC_SHAKE256_RATE];
-        unsigned pos = 0;
-        kpqc_keccak_squeezeblocks(&st, buf, 1);
-        KPQC_CT_DECLASSIFY(buf, sizeof buf);
-        memset(c, 0, sizeof *c);
-        for (unsigned i = HAETAE_N - p->tau; i < HAETAE_N; i++) {
-            unsigned b;
-            do {
-                if (pos >= sizeof buf) {
-                    kpqc_keccak_squeezeblocks(&st, buf, 1);
-                    KPQC_CT_DECLASSIFY(buf, sizeof buf);
-                    pos = 0;
-                }
-                b = buf[pos++];
-            } while (b > i);
-            c->c[i] = c->c[b];
-            c->c[b] = 1;
+        uint8_t buf[2 * KPQC_SHAKE256_RATE];
+        uint32_t i = HAETAE_N - p->tau;
+        kpqc_keccak_squeezeblocks(&st, buf, 2);
+        i = shuffle_bytes(bits, i, buf, sizeof buf);
+        for (;;) {
+            uint32_t more = (uint32_t)(mask_le(HAETAE_N, i) == 0);
+            KPQC_CT_DECLASSIFY(&more, sizeof more);
+            if (!more) break;
+            kpqc_keccak_squeezeblocks(&st, buf, 1);
+            i = shuffle_bytes(bits, i, buf, KPQC_SHAKE256_RATE);
         }
+        kpqc_wipe(buf, sizeof buf);
     } else {
         uint8_t buf[HAETAE_N / 8];
-        unsigned weight = 0;
+        uint32_t weight = 0;
         kpqc_keccak_squeeze(&st, buf, sizeof buf);
-        KPQC_CT_DECLASSIFY(buf, sizeof buf);
-        for (unsigned i = 0; i < sizeof buf; i++)
-            for (unsigned j = 0; j < 8; j++) weight += (buf[i] >> j) & 1;
-        uint8_t flip = (weight > 128 || (weight == 128 && (buf[0] & 1))) ? 0xff : 0;
-        for (unsigned i = 0; i < HAETAE_N; i++) c->c[i] = ((buf[i / 8] ^ flip) >> (i % 8)) & 1;
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned t = 0; t < 8; t++) bits[j] |= (uint64_t)buf[8 * j + t] << (8 * t);
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned t = 0; t < 64; t++) weight += (uint32_t)(bits[j] >> t) & 1;
+        /* complement when weight > 128, or weight = 128 and bit 0 is set */
+        uint64_t flip = ~mask_le(weight, 128) | (mask_le(weight, 128) & mask_le(128, weight) & (0 - (bits[0] & 1)));
+        for (unsigned j = 0; j < 4; j++) bits[j] ^= flip;
+        kpqc_wipe(buf, sizeof buf);
     }
+    for (unsigned t = 0; t < HAETAE_N; t++) c->c[t] = (int32_t)((bits[t >> 6] >> (t & 63)) & 1);
+    kpqc_wipe(bits, sizeof bits);
+    kpqc_keccak_wipe(&st);
 }
 
 /* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
