@@ -126,6 +126,7 @@ uint64_t kpqc_haetae_scale_round_avx512(int32_t *y, const uint64_t *x, const uin
  * max_d is a public bound on the number of refused entries before a kept
  * one (n - 1 if nothing better is known). */
 void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
+void kpqc_haetae_ct_compact_avx2(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
  * low halves: 166 entries in blocks of 16, stored in 16 rows of 11 (row j
@@ -137,6 +138,8 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
 extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS], kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS];
 uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
+/* x[i] = the sample of (lo[i], hi[i]) for four candidates */
+void kpqc_haetae_cdt4_avx2(uint64_t x[4], const uint64_t lo[4], const uint32_t hi[4]);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with
@@ -160,8 +163,7 @@ void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
 struct haetae_cands {
     uint64_t v[HAETAE_CAND_BATCH], accept[HAETAE_CAND_BATCH], sq_lo[HAETAE_CAND_BATCH], sq_hi[HAETAE_CAND_BATCH];
 };
-void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, size_t n,
-                                 uint64_t (*cdt)(uint64_t lo, uint32_t hi));
+void kpqc_haetae_gauss16_from_cdt(struct haetae_cands *out, const uint8_t *r, size_t n, const uint64_t *x);
 void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n);
