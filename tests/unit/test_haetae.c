@@ -336,6 +336,7 @@ static void test_approx_exp(void) {
         xi[n++] = top - 1 - d;
         xi[n++] = top / 2 + d - 32;
         xi[n++] = (INT64_C(1) << 26) + d - 32; /* limb boundaries */
+        xi[n++] = (INT64_C(1) << 32) + d - 32;
     }
     for (uint64_t x = 0; x <= 166; x++) /* y just below x + 1: (2x + 1) / 512 */
         xi[n++] = (int64_t)(((2 * x + 1) << 39) - 1);
@@ -345,6 +346,12 @@ static void test_approx_exp(void) {
         uint64_t out[8];
         kpqc_haetae_approx_exp8(out, &xi[8 * t]);
         for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+#ifdef KPQC_ISA_AVX2
+        if (kpqc_backend_usable(&kpqc_haetae_backend_avx2.info)) {
+            kpqc_haetae_approx_exp8_avx2(out, &xi[8 * t]);
+            for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+        }
+#endif
 #ifdef KPQC_ISA_AVX512
         if (kpqc_backend_usable(&kpqc_haetae_backend_avx512.info)) {
             kpqc_haetae_approx_exp8_avx512(out, &xi[8 * t]);

@@ -149,6 +149,9 @@ void kpqc_haetae_cdt4_avx2(uint64_t x[4], const uint64_t lo[4], const uint32_t h
 #define HAETAE_EXP_DEGREE 10
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
+#ifdef KPQC_ISA_AVX2
+void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]);
+#endif
 #ifdef KPQC_ISA_AVX512
 void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
 #endif

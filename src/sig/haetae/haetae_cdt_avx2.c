@@ -10,9 +10,6 @@
  * address: about 70 operations a candidate instead of the 264 of
  * comparing all 166 entries.
  */
-#include <string.h>
-
-#include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
 
@@ -67,21 +64,4 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
     uint32_t h[4] = {hi, hi, hi, hi};
     kpqc_haetae_cdt4_avx2(x, l, h);
     return x[0];
-}
-
-/* Up to sixteen candidates: their CDT samples four at a time, the rest as
- * the portable code computes it. */
-void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
-    uint64_t lo[HAETAE_CAND_BATCH] = {0}, x[HAETAE_CAND_BATCH];
-    uint32_t hi[HAETAE_CAND_BATCH] = {0};
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&lo[i], r + i * HAETAE_CAND_BYTES, 8);
-        memcpy(&hi[i], r + i * HAETAE_CAND_BYTES + 8, 4);
-        hi[i] &= 0x7ffff;
-    }
-    for (size_t i = 0; i < n; i += 4) kpqc_haetae_cdt4_avx2(x + i, lo + i, hi + i);
-    kpqc_haetae_gauss16_from_cdt(out, r, n, x);
-    kpqc_wipe(lo, sizeof lo);
-    kpqc_wipe(hi, sizeof hi);
-    kpqc_wipe(x, sizeof x);
 }
