@@ -171,26 +171,31 @@ static inline uint64_t mask_le(uint32_t x, uint32_t y) {
     return 0 - (uint64_t)(kpqc_ct_barrier32(((y - x) >> 31) ^ 1));
 }
 
+/* All-ones when x == y, else 0, for x, y < 2^31. */
+static inline uint64_t mask_eq(uint32_t x, uint32_t y) { return 0 - (uint64_t)(((x ^ y) - 1) >> 31); }
+
 /*
  * The inside-out shuffle of modes 2 and 3 over the 256 bits of c (four
  * words): for each byte b of the stream, while fewer than tau ones are
- * placed (i < 256), a byte b <= i moves bit b to bit i and sets bit b.
- * Every byte is processed the same way, with the word holding bit b or
- * bit i selected by masks, so neither the bytes' values nor how many were
+ * placed (i < 256), a byte b <= i moves bit b to bit i and sets bit b; as
+ * bit i is still 0, that adds bit b to the set, or bit i if b is in it
+ * already.  Every byte is processed the same way, the word holding a bit
+ * selected by masks, so neither the bytes' values nor how many were
  * refused show in the branches or addresses.  Returns the updated i.
  */
 static uint32_t shuffle_bytes(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len) {
     for (size_t pos = 0; pos < len; pos++) {
         const uint32_t b = buf[pos];
         const uint64_t take = mask_le(b, i) & ~mask_le(HAETAE_N, i);
-        uint64_t bit_b = 0;
-        for (uint32_t w = 0; w < 4; w++) bit_b |= c[w] & mask_le(w ^ (b >> 6), 0);
-        bit_b = (bit_b >> (b & 63)) & 1;
+        const uint64_t bit_b = UINT64_C(1) << (b & 63), bit_i = UINT64_C(1) << (i & 63);
+        uint64_t w_b[4], w_i[4], found = 0;
         for (uint32_t w = 0; w < 4; w++) {
-            uint64_t set = ((bit_b << (i & 63)) & mask_le(w ^ (i >> 6), 0)) |
-                           ((UINT64_C(1) << (b & 63)) & mask_le(w ^ (b >> 6), 0));
-            c[w] |= set & take;
+            w_b[w] = mask_eq(w, b >> 6);
+            w_i[w] = mask_eq(w, i >> 6);
+            found |= c[w] & w_b[w];
         }
+        const uint64_t in = 0 - (((found & bit_b) | (0 - (found & bit_b))) >> 63);
+        for (uint32_t w = 0; w < 4; w++) c[w] |= take & ((w_b[w] & bit_b & ~in) | (w_i[w] & bit_i & in));
         i += (uint32_t)(take & 1);
     }
     return i;
@@ -205,11 +210,15 @@ static uint32_t shuffle_bytes(uint64_t c[4], uint32_t i, const uint8_t *buf, siz
  *
  * The signer derives c before it knows whether the attempt is accepted,
  * and c of a rejected attempt must stay secret, so the derivation is
- * constant-time: the shuffle reads two blocks of the stream whatever
- * their bytes, and only "two blocks were not enough" is made public (for
- * tau = 80 that takes more than 192 refused bytes of 272: probability
- * below 2^-240; one more block at a time then).
+ * constant-time: the shuffle reads a fixed number of blocks of the stream
+ * whatever their bytes, and only "they were not enough" is made public,
+ * an event of probability below 2^-100: one block for tau = 58 (more than
+ * 78 refused bytes of 136: below 2^-111), two for tau = 80 (more than 192
+ * of 272: below 2^-240).  Further blocks, if ever, one at a time.
  */
+#define CHALLENGE_MAX_BLOCKS 2
+static unsigned challenge_blocks(const struct haetae_params *p) { return p->tau <= 64 ? 1 : 2; }
+
 void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]) {
     kpqc_keccak st;
@@ -218,10 +227,10 @@ void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_
     kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
     kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
     if (p->tau < 128) {
-        uint8_t buf[2 * KPQC_SHAKE256_RATE];
+        uint8_t buf[CHALLENGE_MAX_BLOCKS * KPQC_SHAKE256_RATE];
         uint32_t i = HAETAE_N - p->tau;
-        kpqc_keccak_squeezeblocks(&st, buf, 2);
-        i = shuffle_bytes(bits, i, buf, sizeof buf);
+        kpqc_keccak_squeezeblocks(&st, buf, challenge_blocks(p));
+        i = shuffle_bytes(bits, i, buf, challenge_blocks(p) * KPQC_SHAKE256_RATE);
         for (;;) {
             uint32_t more = (uint32_t)(mask_le(HAETAE_N, i) == 0);
             KPQC_CT_DECLASSIFY(&more, sizeof more);
