@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bounds.h"
 #include "common/cpu.h"
 #include "common/keccak.h"
 
@@ -74,11 +75,34 @@ static inline size_t haetae_sk_bytes(const struct haetae_params *p) {
            HAETAE_SEEDBYTES;
 }
 
-/* ---- arithmetic mod q (haetae_ntt.c) ---- */
+/* ---- arithmetic mod q (inline: called per coefficient; haetae_ntt.c) ---- */
 int32_t kpqc_haetae_montgomery_reduce(int64_t a);
-int32_t kpqc_haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
-int32_t kpqc_haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
-int32_t kpqc_haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
+
+/* Barrett step leaves t in (-2m, 2m); two masked corrections follow. */
+static inline int32_t kpqc_haetae_reduce_mod(int32_t a, int32_t m, int64_t rec) {
+    int32_t t = a - (int32_t)(((int64_t)a * rec) >> 32) * m;
+    t += (t >> 31) & (2 * m);
+    t -= m;
+    t += (t >> 31) & m;
+    return t;
+}
+/* canonical in [0, q), |a| < 2^30 (66575 = floor(2^32 / q)) */
+static inline int32_t kpqc_haetae_freeze(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return kpqc_haetae_reduce_mod(a, HAETAE_Q, 66575);
+}
+/* canonical in [0, 2q), |a| < 2^30 (33287 = floor(2^32 / 2q)) */
+static inline int32_t kpqc_haetae_freeze2q(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return kpqc_haetae_reduce_mod(a, HAETAE_DQ, 33287);
+}
+/* |a| < q -> representative in (-q/2, q/2] */
+static inline int32_t kpqc_haetae_center(int32_t a) {
+    KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
+    a += (a >> 31) & HAETAE_Q;                                  /* [0, q) */
+    a -= ((int32_t)((HAETAE_Q - 1) / 2 - a) >> 31) & HAETAE_Q; /* (-q/2, q/2] */
+    return a;
+}
 void kpqc_haetae_ntt_portable(hpoly *a);
 void kpqc_haetae_invntt_portable(hpoly *a);
 void kpqc_haetae_ntt_avx2(hpoly *a);
@@ -107,7 +131,15 @@ void kpqc_haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a);
 void kpqc_haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]);
 void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
 void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
-int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r);
+/* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
+ * with the top value (2q - 2) / alpha_h wrapped to 0. */
+static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
+    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
+    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
+    hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
+    return hb;
+}
+
 
 /* ---- fixed point (haetae_fixpoint.c) ---- */
 hfix kpqc_haetae_fix_square(hfix x);

@@ -257,15 +257,6 @@ void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_
     kpqc_keccak_wipe(&st);
 }
 
-/* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
- * with the top value (2q - 2) / alpha_h wrapped to 0. */
-int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
-    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
-    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
-    hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
-    return hb;
-}
-
 /* Modes 2, 3: one byte per coefficient, rest of the 288-byte slot zero;
  * mode 5: 9 bits per coefficient, little-endian. */
 void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w) {
