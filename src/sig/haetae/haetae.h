@@ -150,6 +150,7 @@ int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 /* y[i] = kpqc_haetae_fix_scale_round(x[i], scale, bit i of signs) for n
  * (a multiple of 8) values; returns the sum of the y[i]^2. */
 uint64_t kpqc_haetae_scale_round_portable(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
+uint64_t kpqc_haetae_scale_round_avx2(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 uint64_t kpqc_haetae_scale_round_avx512(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 
 /* ---- hyperball sampler (haetae_sampler.c) ---- */
