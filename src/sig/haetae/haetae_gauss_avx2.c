@@ -29,8 +29,9 @@ struct fields16 {
     uint32_t hi[HAETAE_CAND_BATCH];
 };
 static void load_candidates(struct lanes4 c[GROUPS], struct fields16 *t, const uint8_t *r, size_t n) {
-    memset(t, 0, sizeof *t);
+    for (size_t i = n; i < HAETAE_CAND_BATCH; i++) t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
     for (size_t i = 0; i < n; i++) {
+        t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
         const uint8_t *p = r + i * HAETAE_CAND_BYTES;
         memcpy(&t->lo[i], p, 8);
         memcpy(&t->hi[i], p + 8, 3);
@@ -132,14 +133,14 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
 }
 
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    struct fields16 f;
     struct {
-        struct fields16 f;
         struct lanes4 c[GROUPS];
         struct square4 s[GROUPS];
         __m256i xi[GROUPS], ex[GROUPS];
     } w;
     const size_t groups = (n + 3) / 4;
-    load_candidates(w.c, &w.f, r, n);
+    load_candidates(w.c, &f, r, n);
     for (size_t g = 0; g < groups; g++) {
         square(&w.s[g], &w.c[g]);
         w.xi[g] = w.s[g].xi;
@@ -159,5 +160,6 @@ void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t
         _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], w.s[g].s_lo);
         _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], w.s[g].s_hi);
     }
+    kpqc_wipe(&f, sizeof f);
     kpqc_wipe(&w, sizeof w);
 }
