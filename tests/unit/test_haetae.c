@@ -389,6 +389,26 @@ static void test_scale_round(void) {
     }
 }
 
+/* The signer's constant-time challenge equals the verifier's, with tau
+ * ones (modes 2 and 3) or at most 128 (mode 5), on random inputs. */
+static void test_challenge(void) {
+    uint8_t in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8], mu[HAETAE_SEEDBYTES];
+    for (unsigned set = 0; set < sizeof sets / sizeof sets[0]; set++) {
+        const struct haetae_params *p = sets[set].p;
+        for (unsigned trial = 0; trial < 300; trial++) {
+            for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)rnd32();
+            for (size_t i = 0; i < sizeof mu; i++) mu[i] = (uint8_t)rnd32();
+            hpoly c, c_public;
+            kpqc_haetae_challenge(p, &c, in, mu);
+            kpqc_haetae_challenge_public(p, &c_public, in, mu);
+            unsigned weight = 0;
+            for (unsigned t = 0; t < HAETAE_N; t++) weight += (unsigned)c.c[t];
+            CHECK_MSG(memcmp(&c, &c_public, sizeof c) == 0, "%s challenge differs (trial %u)", sets[set].name, trial);
+            CHECK_MSG(p->tau < 128 ? weight == p->tau : weight <= 128, "%s challenge weight %u", sets[set].name, weight);
+        }
+    }
+}
+
 static void test_compact(void) {
     for (size_t b = 0; b < nbackends; b++) {
         if (!kpqc_backend_usable(backends[b])) continue;
@@ -578,6 +598,7 @@ int main(void) {
     test_scale_round();
     test_approx_exp();
     test_compact();
+    test_challenge();
     test_signatures();
     test_legacy();
     return test_result("test_haetae");

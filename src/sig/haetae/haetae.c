@@ -523,7 +523,7 @@ static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size
     if (norm > p->b2sq) goto out;
     kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &w->lsb);
     message_hash(w->mu, sizeof w->mu, pk, haetae_pk_bytes(p), ctx, ctx_len, msg, msg_len);
-    kpqc_haetae_challenge(p, &w->cprime, w->hash_in, w->mu);
+    kpqc_haetae_challenge_public(p, &w->cprime, w->hash_in, w->mu);
     if (memcmp(w->c.c, w->cprime.c, sizeof w->c.c) == 0) ret = KPQC_OK;
 out:
     free(w);

@@ -120,8 +120,12 @@ void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r +
 void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
                               const uint8_t seed[HAETAE_SEEDBYTES]);
 void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
+/* The challenge from secret inputs (constant-time) and, for verification,
+ * from public ones; both give the same c. */
 void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                       const uint8_t mu[HAETAE_SEEDBYTES]);
+void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+                             const uint8_t mu[HAETAE_SEEDBYTES]);
 size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p);
 void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w);
 void kpqc_haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a);
