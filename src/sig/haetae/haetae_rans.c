@@ -49,22 +49,29 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
     return sizeof buf - pos;
 }
 
+/* Decoding looks up one word per state: the slot's symbol, its frequency
+ * and the slot's offset in the symbol's range, so that each step waits on
+ * a single load before its multiplication. */
+#define DEC_FREQ(e) ((e) & 0x7ff)
+#define DEC_BIAS(e) (((e) >> 11) & 0x3ff)
+#define DEC_SYM(e) ((e) >> 21)
+
 int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len) {
-    uint8_t slot_sym[1u << SCALE_BITS];
+    uint32_t slot_entry[1u << SCALE_BITS];
     uint16_t start[64];
     const uint8_t *end = in + len;
     if (len < 4) return -1;
     starts(start, t);
-    for (unsigned s = 0; s < t->nsym; s++) memset(slot_sym + start[s], (int)s, t->freq[s]);
+    for (unsigned s = 0; s < t->nsym; s++)
+        for (unsigned k = 0; k < t->freq[s]; k++) slot_entry[start[s] + k] = t->freq[s] | k << 11 | s << 21;
     uint32_t x = in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24;
     in += 4;
     if (x < STATE_LOW || x >= (STATE_LOW << 8)) return -1;
     for (size_t i = 0; i < n; i++) {
-        uint32_t slot = x & ((1u << SCALE_BITS) - 1);
-        unsigned s = slot_sym[slot];
-        sym[i] = (uint8_t)s;
-        x = t->freq[s] * (x >> SCALE_BITS) + slot - start[s];
+        uint32_t e = slot_entry[x & ((1u << SCALE_BITS) - 1)];
+        sym[i] = (uint8_t)DEC_SYM(e);
+        x = DEC_FREQ(e) * (x >> SCALE_BITS) + DEC_BIAS(e);
         while (x < STATE_LOW && in < end) x = (x << 8) | *in++;
     }
     /* the decoder must end in the encoder's initial state, all bytes used */
