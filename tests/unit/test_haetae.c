@@ -188,6 +188,21 @@ static void test_rans(void) {
                 memcpy(exact, enc, len);
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len) == 0);
                 CHECK(memcmp(sym, back, n) == 0);
+                /* side by side with a shorter code of the other table */
+                {
+                    const struct haetae_rans_table *u = tabs[1 - ti];
+                    uint8_t sym2[N], back2[N], enc2[2048], again[HAETAE_LMAX * N];
+                    for (size_t i = 0; i < N; i++) sym2[i] = (uint8_t)(rnd32() % 3 == 0 ? 0 : 1);
+                    size_t len2 = kpqc_haetae_rans_encode(enc2, sizeof enc2, u, sym2, N);
+                    CHECK(len2 >= 4);
+                    struct haetae_rans_code a = {again, n, t, exact, len}, b = {back2, N, u, enc2, len2};
+                    CHECK(kpqc_haetae_rans_decode_two(&a, &b) == 0);
+                    CHECK(memcmp(sym, again, n) == 0 && memcmp(sym2, back2, N) == 0);
+                    b.len = len2 - 1;
+                    CHECK(kpqc_haetae_rans_decode_two(&a, &b) != 0);
+                    a.len = len - 1, b.len = len2;
+                    CHECK(kpqc_haetae_rans_decode_two(&b, &a) != 0);
+                }
                 /* the length is part of the code: one byte less or more is refused */
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len - 1) != 0);
                 free(exact);

@@ -306,7 +306,7 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
 /* Returns 0 for a well-formed signature: valid codes, zero padding. */
 static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly *h,
                       const uint8_t *sig) {
-    uint8_t sym[HAETAE_LMAX * HAETAE_N];
+    uint8_t sym_hb[HAETAE_LMAX * HAETAE_N], sym_h[HAETAE_KMAX * HAETAE_N];
     const unsigned cut = h_cut(p);
     for (unsigned i = 0; i < HAETAE_N; i++) c->c[i] = (sig[i / 8] >> (i % 8)) & 1;
     const uint8_t *lb = sig + HAETAE_N / 8;
@@ -314,15 +314,16 @@ static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly 
     size_t n_hb = q[0] + (size_t)p->base_enc_hb_z1, n_h = q[1] + (size_t)p->base_enc_h;
     size_t used = HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h;
     if (used > p->sig_bytes) return -1;
-    if (kpqc_haetae_rans_decode(sym, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb) != 0) return -1;
+    const struct haetae_rans_code code_hb = {sym_hb, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb};
+    const struct haetae_rans_code code_h = {sym_h, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h};
+    if (kpqc_haetae_rans_decode_two(&code_hb, &code_h) != 0) return -1;
     for (unsigned i = 0; i < p->l; i++)
         for (unsigned j = 0; j < HAETAE_N; j++)
-            z1[i].c[j] = ((int32_t)sym[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
+            z1[i].c[j] = ((int32_t)sym_hb[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
                          (int8_t)lb[i * HAETAE_N + j];
-    if (kpqc_haetae_rans_decode(sym, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h) != 0) return -1;
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < HAETAE_N; j++) {
-            unsigned s = sym[i * HAETAE_N + j];
+            unsigned s = sym_h[i * HAETAE_N + j];
             h[i].c[j] = (int32_t)(s > cut ? s + p->offset_h : s);
         }
     for (size_t i = used; i < p->sig_bytes; i++)

@@ -285,5 +285,16 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
 /* Decodes exactly n symbols from exactly len bytes; 0 on success. */
 int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len);
+/* n symbols into sym from exactly the len bytes at in, under table t. */
+struct haetae_rans_code {
+    uint8_t *sym;
+    size_t n;
+    const struct haetae_rans_table *t;
+    const uint8_t *in;
+    size_t len;
+};
+/* Decodes two codes at once (as two kpqc_haetae_rans_decode); 0 when both
+ * are valid. */
+int kpqc_haetae_rans_decode_two(const struct haetae_rans_code *a, const struct haetae_rans_code *b);
 
 #endif
