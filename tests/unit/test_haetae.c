@@ -424,6 +424,36 @@ static void test_challenge(void) {
     }
 }
 
+/* Every path's verification arithmetic equals the portable one: random
+ * inputs over the whole stated ranges (|wq| < q, 0 <= h < top) and their
+ * edges, both parities, both hint widths. */
+static void test_hint_row(void) {
+    const int32_t edges[] = {-HAETAE_Q + 1, -HAETAE_Q + 2, -1, 0, 1, HAETAE_Q / 2, HAETAE_Q - 2, HAETAE_Q - 1};
+    for (unsigned trial = 0; trial < 400; trial++) {
+        const unsigned alpha_bits = trial % 2 ? 9 : 8;
+        const int32_t top = (HAETAE_DQ - 2) >> alpha_bits;
+        hpoly wq, h, lsb, z1, w_want, w_got;
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            wq.c[t] = trial < 8 ? edges[(trial + t) % 8] : (int32_t)(rnd32() % (2 * HAETAE_Q - 1)) - (HAETAE_Q - 1);
+            h.c[t] = (int32_t)(t % 7 == 0 ? (uint32_t)top - 1 - t % 3 : rnd32() % (uint32_t)top);
+            lsb.c[t] = (int32_t)(rnd32() & 1);
+            z1.c[t] = (int32_t)(rnd32() % 65535) - 32767;
+        }
+        const hpoly *parity = trial % 3 ? &lsb : NULL;
+        uint64_t want = kpqc_haetae_hint_row_portable(&w_want, &wq, &h, parity, alpha_bits);
+        uint64_t norm = kpqc_haetae_sqnorm_portable(&z1);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            const struct haetae_backend *be = (const struct haetae_backend *)backends[b];
+            memset(&w_got, 0xA5, sizeof w_got);
+            uint64_t got = be->hint_row(&w_got, &wq, &h, parity, alpha_bits);
+            CHECK_MSG(got == want && memcmp(&w_got, &w_want, sizeof w_got) == 0, "%s hint row (trial %u)",
+                      backends[b]->name, trial);
+            CHECK_MSG(be->sqnorm(&z1) == norm, "%s squared norm (trial %u)", backends[b]->name, trial);
+        }
+    }
+}
+
 static void test_compact(void) {
     for (size_t b = 0; b < nbackends; b++) {
         if (!kpqc_backend_usable(backends[b])) continue;
@@ -614,6 +644,7 @@ int main(void) {
     test_approx_exp();
     test_compact();
     test_challenge();
+    test_hint_row();
     test_signatures();
     test_legacy();
     return test_result("test_haetae");

@@ -498,27 +498,15 @@ static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size
     expand_public(p, be, w->A, pk);
 
     uint64_t norm = 0;
-    for (unsigned j = 0; j < l; j++)
-        for (unsigned t = 0; t < HAETAE_N; t++) norm += (uint64_t)((int64_t)w->z1[j].c[t] * w->z1[j].c[t]);
+    for (unsigned j = 0; j < l; j++) norm += be->sqnorm(&w->z1[j]);
     for (unsigned t = 0; t < HAETAE_N; t++) w->lsb.c[t] = (w->z1[0].c[t] - w->c.c[t]) & 1;
     for (unsigned j = 0; j < l; j++) be->ntt(&w->z1[j]);
     matrix_apply(p, be, w->wq, w->A, w->z1);
 
     /* w1 = HighBits(A z1 - q c j mod 2q) + h; z2 recovered from the
      * rounding error */
-    const int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
     for (unsigned i = 0; i < k; i++) {
-        for (unsigned t = 0; t < HAETAE_N; t++) {
-            int32_t v = from_crt(w->wq[i].c[t], i == 0 ? w->lsb.c[t] : 0);
-            int32_t w1 = kpqc_haetae_highbits_hint(p, v) + w->h[i].c[t];
-            w1 -= top & ~((w1 - top) >> 31);
-            w->w1[i].c[t] = w1;
-            int32_t z2 = w1 * (1 << p->alpha_hint_bits) - v + (i == 0 ? w->lsb.c[t] : 0);
-            z2 = kpqc_haetae_freeze2q(z2);
-            z2 -= HAETAE_DQ & ~((z2 - HAETAE_Q) >> 31); /* [-q, q) */
-            z2 >>= 1;
-            norm += (uint64_t)((int64_t)z2 * z2);
-        }
+        norm += be->hint_row(&w->w1[i], &w->wq[i], &w->h[i], i == 0 ? &w->lsb : NULL, p->alpha_hint_bits);
         kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->w1[i]);
     }
     if (norm > p->b2sq) goto out;

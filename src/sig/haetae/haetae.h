@@ -228,6 +228,9 @@ struct haetae_backend {
     void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
     /* the hyperball's samples onto the sphere */
     uint64_t (*scale_round)(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
+    /* verification: kpqc_haetae_sqnorm, kpqc_haetae_hint_row */
+    uint64_t (*sqnorm)(const hpoly *a);
+    uint64_t (*hint_row)(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -276,6 +279,17 @@ int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struc
 extern const int32_t kpqc_haetae_fft_roots[HAETAE_N][2];
 void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
 void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
+
+/* ---- verification's per-coefficient arithmetic (haetae_hint.c) ---- */
+/* the sum of the squares of a's coefficients (|a| < 2^15) */
+uint64_t kpqc_haetae_sqnorm_portable(const hpoly *a);
+uint64_t kpqc_haetae_sqnorm_avx2(const hpoly *a);
+/* From wq = A z1 - q c j mod q (|wq| < q) and the parity of the value mod
+ * 2q (lsb; NULL for even), w1 = HighBits(value) + h wrapped at the top
+ * (0 <= h < top), and the returned squared norm of the z2 they imply. */
+uint64_t kpqc_haetae_hint_row_portable(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb,
+                                       unsigned alpha_bits);
+uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or
