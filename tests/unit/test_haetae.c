@@ -452,6 +452,26 @@ static void test_hint_row(void) {
             CHECK_MSG(be->sqnorm(&z1) == norm, "%s squared norm (trial %u)", backends[b]->name, trial);
         }
     }
+    /* the signer's response: |cs| < q with its edges, y of up to 27 bits */
+    for (unsigned trial = 0; trial < 200; trial++) {
+        hpoly cs;
+        int32_t y[HAETAE_N], z_want[HAETAE_N], z_got[HAETAE_N];
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            cs.c[t] = t < 8 && trial < 2 ? (int32_t[]){-HAETAE_Q + 1, -HAETAE_Q / 2 - 1, -HAETAE_Q / 2, -1, 0, HAETAE_Q / 2,
+                                                    HAETAE_Q / 2 + 1, HAETAE_Q - 1}[t]
+                                         : (int32_t)(rnd32() % (2 * HAETAE_Q - 1)) - (HAETAE_Q - 1);
+            y[t] = (int32_t)(rnd32() % (1u << 27)) - (1 << 26);
+        }
+        uint64_t want[2] = {trial, 7}, got[2];
+        kpqc_haetae_response_portable(z_want, y, &cs, trial & 1, want);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            got[0] = trial, got[1] = 7;
+            ((const struct haetae_backend *)backends[b])->response(z_got, y, &cs, trial & 1, got);
+            CHECK_MSG(memcmp(z_got, z_want, sizeof z_got) == 0 && got[0] == want[0] && got[1] == want[1],
+                      "%s response (trial %u)", backends[b]->name, trial);
+        }
+    }
 }
 
 static void test_compact(void) {

@@ -413,22 +413,11 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
             be->pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
             be->invntt(&w->cs[j + 1]);
         }
-        int32_t neg = -(int32_t)(b & 1);
-        uint64_t norm1 = 0, norm2 = 0;
-        for (unsigned i = 0; i < rows; i++) {
-            for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t cs = kpqc_haetae_center(w->cs[i].c[t]);
-                cs = (cs ^ neg) - neg;
-                int32_t z = w->y[i][t] + HAETAE_LN * cs;
-                int32_t d = 2 * z - w->y[i][t];
-                w->z[i][t] = z;
-                norm1 += (uint64_t)((int64_t)z * z);
-                norm2 += (uint64_t)((int64_t)d * d);
-            }
-        }
+        uint64_t norms[2] = {0, 0}; /* |z|^2, |2z - y|^2 */
+        for (unsigned i = 0; i < rows; i++) be->response(w->z[i], w->y[i], &w->cs[i], b & 1, norms);
         /* reject when |z| >= B1, or when |2z - y| < B0 and the coin says so */
-        uint32_t reject = (uint32_t)((b1_ln - norm1) >> 63);
-        reject |= (uint32_t)((norm2 - b0_ln) >> 63) & ((b >> 1) & 1);
+        uint32_t reject = (uint32_t)((b1_ln - norms[0]) >> 63);
+        reject |= (uint32_t)((norms[1] - b0_ln) >> 63) & ((b >> 1) & 1);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (reject) {
             /* only the verdict of a rejected attempt is public */

@@ -231,6 +231,8 @@ struct haetae_backend {
     /* verification: kpqc_haetae_sqnorm, kpqc_haetae_hint_row */
     uint64_t (*sqnorm)(const hpoly *a);
     uint64_t (*hint_row)(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
+    /* signing: kpqc_haetae_response */
+    void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -280,7 +282,7 @@ extern const int32_t kpqc_haetae_fft_roots[HAETAE_N][2];
 void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
 void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
 
-/* ---- verification's per-coefficient arithmetic (haetae_hint.c) ---- */
+/* ---- per-coefficient arithmetic of signing and verification (haetae_hint.c) ---- */
 /* the sum of the squares of a's coefficients (|a| < 2^15) */
 uint64_t kpqc_haetae_sqnorm_portable(const hpoly *a);
 uint64_t kpqc_haetae_sqnorm_avx2(const hpoly *a);
@@ -290,6 +292,13 @@ uint64_t kpqc_haetae_sqnorm_avx2(const hpoly *a);
 uint64_t kpqc_haetae_hint_row_portable(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb,
                                        unsigned alpha_bits);
 uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
+/* The signer's response for one row, z = y + (-1)^sign 2^13 center(cs)
+ * (|cs| < q), adding |z|^2 and |2z - y|^2 to norms[0] and norms[1]
+ * (mod 2^64). */
+void kpqc_haetae_response_portable(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                                   uint64_t norms[2]);
+void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                               uint64_t norms[2]);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or

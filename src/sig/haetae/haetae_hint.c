@@ -1,6 +1,7 @@
 /*
- * Verification's arithmetic per coefficient, as kernels of the family's
- * table (portable here, AVX2 in haetae_hint_avx2.c): the squared norm of
+ * Arithmetic per coefficient of signing and verification, as kernels of
+ * the family's table (portable here, AVX2 in haetae_hint_avx2.c): the
+ * signer's response z and its two norms; the verifier's squared norm of
  * z1, and from A z1 - q c j the high bits w1 (with the hint) and the
  * squared norm of the z2 they imply.
  */
@@ -31,4 +32,17 @@ uint64_t kpqc_haetae_hint_row_portable(hpoly *w1, const hpoly *wq, const hpoly *
         norm += (uint64_t)((int64_t)z2 * z2);
     }
     return norm;
+}
+
+void kpqc_haetae_response_portable(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                                   uint64_t norms[2]) {
+    const int32_t neg = -(int32_t)sign;
+    for (unsigned t = 0; t < HAETAE_N; t++) {
+        int32_t c = kpqc_haetae_center(cs->c[t]);
+        c = (c ^ neg) - neg;
+        z[t] = y[t] + HAETAE_LN * c;
+        const int32_t d = 2 * z[t] - y[t];
+        norms[0] += (uint64_t)((int64_t)z[t] * z[t]);
+        norms[1] += (uint64_t)((int64_t)d * d);
+    }
 }

@@ -57,3 +57,23 @@ uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, c
     }
     return sum4(acc);
 }
+
+void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                               uint64_t norms[2]) {
+    const __m256i q = _mm256_set1_epi32(HAETAE_Q), half_q = _mm256_set1_epi32((HAETAE_Q - 1) / 2);
+    const __m256i neg = _mm256_set1_epi32(-(int32_t)sign);
+    __m256i acc_z = _mm256_setzero_si256(), acc_d = _mm256_setzero_si256();
+    for (unsigned t = 0; t < HAETAE_N; t += 8) {
+        __m256i c = _mm256_loadu_si256((const __m256i *)&cs->c[t]);
+        c = _mm256_add_epi32(c, _mm256_and_si256(_mm256_srai_epi32(c, 31), q));          /* [0, q) */
+        c = _mm256_sub_epi32(c, _mm256_and_si256(_mm256_cmpgt_epi32(c, half_q), q));       /* (-q/2, q/2] */
+        c = _mm256_sub_epi32(_mm256_xor_si256(c, neg), neg);
+        const __m256i yv = _mm256_loadu_si256((const __m256i *)&y[t]);
+        const __m256i zv = _mm256_add_epi32(yv, _mm256_slli_epi32(c, HAETAE_LNBITS));
+        _mm256_storeu_si256((__m256i *)&z[t], zv);
+        acc_z = square_acc(acc_z, zv);
+        acc_d = square_acc(acc_d, _mm256_sub_epi32(_mm256_add_epi32(zv, zv), yv));
+    }
+    norms[0] += sum4(acc_z);
+    norms[1] += sum4(acc_d);
+}
