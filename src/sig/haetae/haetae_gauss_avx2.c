@@ -132,34 +132,33 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
     _mm256_storeu_si256((__m256i *)(out + 4), ex[1]);
 }
 
+/* The fields' scratch in memory is wiped; the vectors are registers (or
+ * the compiler's spills), as in the AVX-512 kernel. */
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
     struct fields16 f;
-    struct {
-        struct lanes4 c[GROUPS];
-        struct square4 s[GROUPS];
-        __m256i xi[GROUPS], ex[GROUPS];
-    } w;
+    struct lanes4 c[GROUPS];
+    struct square4 s[GROUPS];
+    __m256i xi[GROUPS], ex[GROUPS];
     const size_t groups = (n + 3) / 4;
-    load_candidates(w.c, &f, r, n);
+    load_candidates(c, &f, r, n);
     for (size_t g = 0; g < groups; g++) {
-        square(&w.s[g], &w.c[g]);
-        w.xi[g] = w.s[g].xi;
+        square(&s[g], &c[g]);
+        xi[g] = s[g].xi;
     }
-    approx_exp(w.ex, w.xi, groups);
+    approx_exp(ex, xi, groups);
     /* accepted when the 47 test bits are below exp(-xi); zero, which both
      * halves of the line share, only when the last bit says so too */
     const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
     for (size_t g = 0; g < groups; g++) {
-        const __m256i test = w.c[g].test, v = w.s[g].v;
-        const __m256i below = _mm256_cmpgt_epi64(w.ex[g], _mm256_andnot_si256(one, test));
+        const __m256i test = c[g].test, v = s[g].v;
+        const __m256i below = _mm256_cmpgt_epi64(ex[g], _mm256_andnot_si256(one, test));
         const __m256i nonzero = _mm256_xor_si256(_mm256_cmpeq_epi64(v, zero), _mm256_set1_epi64x(-1));
         const __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(test, one));
         const __m256i keep = _mm256_and_si256(below, _mm256_or_si256(nonzero, odd));
         _mm256_storeu_si256((__m256i *)&out->v[4 * g], v);
         _mm256_storeu_si256((__m256i *)&out->accept[4 * g], _mm256_and_si256(keep, one));
-        _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], w.s[g].s_lo);
-        _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], w.s[g].s_hi);
+        _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], s[g].s_lo);
+        _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], s[g].s_hi);
     }
     kpqc_wipe(&f, sizeof f);
-    kpqc_wipe(&w, sizeof w);
 }
