@@ -312,11 +312,13 @@ void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, cons
         for (unsigned i = 0; i < HAETAE_N; i++) buf[i] = (uint8_t)w->c[i];
         return;
     }
-    for (unsigned i = 0; i < HAETAE_N; i++) {
-        uint32_t v = (uint32_t)w->c[i] & 0x1ff;
-        unsigned bit = 9 * i;
-        buf[bit / 8] |= (uint8_t)(v << (bit % 8));
-        buf[bit / 8 + 1] |= (uint8_t)(v >> (8 - bit % 8));
+    /* eight values fill nine bytes exactly: 64 bits, then the last
+     * value's top eight */
+    for (unsigned i = 0; i < HAETAE_N; i += 8, buf += 9) {
+        uint64_t acc = 0;
+        for (unsigned j = 0; j < 8; j++) acc |= (uint64_t)((uint32_t)w->c[i + j] & 0x1ff) << (9 * j);
+        for (unsigned j = 0; j < 8; j++) buf[j] = (uint8_t)(acc >> (8 * j));
+        buf[8] = (uint8_t)(((uint32_t)w->c[i + 7] & 0x1ff) >> 1);
     }
 }
 
