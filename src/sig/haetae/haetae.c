@@ -403,7 +403,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         }
         kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
         kpqc_wipe(&y10, sizeof y10); /* round(y1): the mask, secret */
-        kpqc_haetae_challenge(p, &w->c, w->hash_in, w->mu);
+        kpqc_haetae_challenge(p, be, &w->c, w->hash_in, w->mu);
 
         /* z = y + (-1)^b c s, with s = (1, s1, s2) */
         w->chat = w->c;

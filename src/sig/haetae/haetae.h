@@ -122,8 +122,9 @@ void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_
 void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
 /* The challenge from secret inputs (constant-time) and, for verification,
  * from public ones; both give the same c. */
-void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
-                      const uint8_t mu[HAETAE_SEEDBYTES]);
+struct haetae_backend;
+void kpqc_haetae_challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c,
+                           const uint8_t *hb_lsb, const uint8_t mu[HAETAE_SEEDBYTES]);
 void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                              const uint8_t mu[HAETAE_SEEDBYTES]);
 size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p);
@@ -231,7 +232,8 @@ struct haetae_backend {
     /* verification: kpqc_haetae_sqnorm, kpqc_haetae_hint_row */
     uint64_t (*sqnorm)(const hpoly *a);
     uint64_t (*hint_row)(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
-    /* signing: kpqc_haetae_response */
+    /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
+    uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
@@ -281,6 +283,12 @@ int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struc
 extern const int32_t kpqc_haetae_fft_roots[HAETAE_N][2];
 void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
 void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
+
+/* The constant-time inside-out shuffle of the challenge over the bits of c
+ * (four words), from i on, for len bytes; returns the new i
+ * (haetae_poly.c, haetae_shuffle_avx2.c). */
+uint32_t kpqc_haetae_shuffle_portable(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
+uint32_t kpqc_haetae_shuffle_avx2(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
 
 /* ---- per-coefficient arithmetic of signing and verification (haetae_hint.c) ---- */
 /* the sum of the squares of a's coefficients (|a| < 2^15) */

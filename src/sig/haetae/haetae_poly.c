@@ -196,8 +196,9 @@ static inline uint64_t mask_eq(uint32_t x, uint32_t y) { return 0 - (uint64_t)((
  * already.  Every byte is processed the same way, the word holding a bit
  * selected by masks, so neither the bytes' values nor how many were
  * refused show in the branches or addresses.  Returns the updated i.
+ * (The portable kernel of the family's table; see haetae_shuffle_avx2.c.)
  */
-static uint32_t shuffle_bytes(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len) {
+uint32_t kpqc_haetae_shuffle_portable(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len) {
     for (size_t pos = 0; pos < len; pos++) {
         const uint32_t b = buf[pos];
         const uint64_t take = mask_le(b, i) & ~mask_le(HAETAE_N, i);
@@ -254,26 +255,27 @@ static void shuffle_public(uint64_t c[4], unsigned tau, kpqc_keccak *st) {
     }
 }
 
-static void challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
-                      const uint8_t mu[HAETAE_SEEDBYTES], int is_secret) {
+/* be: the kernels for secret inputs; NULL for public ones */
+static void challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c, const uint8_t *hb_lsb,
+                      const uint8_t mu[HAETAE_SEEDBYTES]) {
     kpqc_keccak st;
     uint64_t bits[4] = {0, 0, 0, 0};
     kpqc_shake256_init(&st);
     kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
     kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
-    if (p->tau < 128 && !is_secret) {
+    if (p->tau < 128 && be == NULL) {
         shuffle_public(bits, p->tau, &st);
     } else if (p->tau < 128) {
         uint8_t buf[CHALLENGE_MAX_BLOCKS * KPQC_SHAKE256_RATE];
         uint32_t i = HAETAE_N - p->tau;
         kpqc_keccak_squeezeblocks(&st, buf, challenge_blocks(p));
-        i = shuffle_bytes(bits, i, buf, challenge_blocks(p) * KPQC_SHAKE256_RATE);
+        i = be->shuffle(bits, i, buf, challenge_blocks(p) * KPQC_SHAKE256_RATE);
         for (;;) {
             uint32_t more = (uint32_t)(mask_le(HAETAE_N, i) == 0);
             KPQC_CT_DECLASSIFY(&more, sizeof more);
             if (!more) break;
             kpqc_keccak_squeezeblocks(&st, buf, 1);
-            i = shuffle_bytes(bits, i, buf, KPQC_SHAKE256_RATE);
+            i = be->shuffle(bits, i, buf, KPQC_SHAKE256_RATE);
         }
         kpqc_wipe(buf, sizeof buf);
     } else {
@@ -294,14 +296,14 @@ static void challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb
     kpqc_keccak_wipe(&st);
 }
 
-void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
-                      const uint8_t mu[HAETAE_SEEDBYTES]) {
-    challenge(p, c, hb_lsb, mu, 1);
+void kpqc_haetae_challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c,
+                           const uint8_t *hb_lsb, const uint8_t mu[HAETAE_SEEDBYTES]) {
+    challenge(p, be, c, hb_lsb, mu);
 }
 
 void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
                              const uint8_t mu[HAETAE_SEEDBYTES]) {
-    challenge(p, c, hb_lsb, mu, 0);
+    challenge(p, NULL, c, hb_lsb, mu);
 }
 
 /* Modes 2, 3: one byte per coefficient, rest of the 288-byte slot zero;
