@@ -479,6 +479,33 @@ static void test_hint_row(void) {
     }
 }
 
+/* Every path's rejection sampling of the public matrix equals the
+ * portable one: random words with rejections from none to most, any
+ * start, lengths that end inside a step, and the stop at 256. */
+static void test_rej_uniform(void) {
+    uint8_t buf[4 * 168];
+    for (unsigned trial = 0; trial < 500; trial++) {
+        const unsigned reject_in_8 = trial % 9;
+        for (size_t i = 0; i < sizeof buf; i += 2) {
+            uint32_t t = rnd32() % 8 < reject_in_8 ? HAETAE_Q + rnd32() % (65536 - HAETAE_Q) : rnd32() % HAETAE_Q;
+            if (trial % 50 == 0 && i % 16 == 0) t = HAETAE_Q - (i / 16) % 2; /* the boundary */
+            buf[i] = (uint8_t)t, buf[i + 1] = (uint8_t)(t >> 8);
+        }
+        const unsigned start = trial % 3 == 0 ? 0 : rnd32() % HAETAE_N;
+        const size_t len = trial % 2 ? sizeof buf : 2 * (1 + rnd32() % (sizeof buf / 2));
+        hpoly want, got;
+        memset(&want, 0x5a, sizeof want);
+        const unsigned n = kpqc_haetae_rej_uniform_portable(want.c, start, buf, len);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            memset(&got, 0x5a, sizeof got);
+            const unsigned m = ((const struct haetae_backend *)backends[b])->rej_uniform(got.c, start, buf, len);
+            CHECK_MSG(m == n && memcmp(got.c + start, want.c + start, (n - start) * sizeof got.c[0]) == 0,
+                      "%s uniform sampling (trial %u)", backends[b]->name, trial);
+        }
+    }
+}
+
 static void test_compact(void) {
     for (size_t b = 0; b < nbackends; b++) {
         if (!kpqc_backend_usable(backends[b])) continue;
@@ -670,6 +697,7 @@ int main(void) {
     test_compact();
     test_challenge();
     test_hint_row();
+    test_rej_uniform();
     test_signatures();
     test_legacy();
     return test_result("test_haetae");

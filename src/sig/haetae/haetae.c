@@ -42,7 +42,7 @@ static void expand_public(const struct haetae_params *p, const struct haetae_bac
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A[i][j + 1], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < p->k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((p->k << 8) + m + i);
-    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(be, dst, nonce, n, rho);
     for (unsigned i = 0; i < p->k; i++) {
         for (unsigned j = 1; j <= m; j++)
             for (unsigned t = 0; t < HAETAE_N; t++) A[i][j].c[t] *= 2;
@@ -100,7 +100,7 @@ static void product_A0_s1(const struct haetae_params *p, const struct haetae_bac
 
 /* A0 (k x m, NTT domain) and, for the sets that publish b in the normal
  * domain, the vector a, both expanded from rho. */
-static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_KMAX][MMAX],
+static void expand_keygen_matrix(const struct haetae_params *p, const struct haetae_backend *be, hpoly A0[HAETAE_KMAX][MMAX],
                                  hpoly a[HAETAE_KMAX], const uint8_t *rho) {
     const unsigned k = p->k, m = p->l - 1;
     hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
@@ -110,7 +110,7 @@ static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
-    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(be, dst, nonce, n, rho);
 }
 
 /*
@@ -173,7 +173,7 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     const uint8_t *rho = w->seedbuf, *sigma = rho + HAETAE_SEEDBYTES, *key = sigma + HAETAE_CRHBYTES;
     /* rho is public */
     KPQC_CT_DECLASSIFY(w->seedbuf, HAETAE_SEEDBYTES);
-    expand_keygen_matrix(p, w->A0, w->a, rho);
+    expand_keygen_matrix(p, be, w->A0, w->a, rho);
 
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
@@ -248,7 +248,7 @@ static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk
     uint32_t bad = (uint32_t)kpqc_ct_memneq(sk, pk, pklen);
     bad |= unpack_secret(p, w->s, sk);
     memcpy(w->s2_read, s2, k * sizeof(hpoly));
-    expand_keygen_matrix(p, w->A0, w->a, pk);
+    expand_keygen_matrix(p, be, w->A0, w->a, pk);
     public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
     bad |= (uint32_t)kpqc_ct_memneq(w->s2_read, s2, k * sizeof(hpoly)); /* b0 was not 0 */
     for (unsigned i = 0; i < k; i++) kpqc_haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);

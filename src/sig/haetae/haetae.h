@@ -117,12 +117,14 @@ void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b
 void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 
 /* ---- polynomial sampling and packing (haetae_poly.c) ---- */
-void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
-                              const uint8_t seed[HAETAE_SEEDBYTES]);
+struct haetae_backend;
+void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const *a, const uint16_t *nonce, size_t n,
+                                   const uint8_t seed[HAETAE_SEEDBYTES]);
+unsigned kpqc_haetae_rej_uniform_portable(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
+unsigned kpqc_haetae_rej_uniform_avx2(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
 void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
 /* The challenge from secret inputs (constant-time) and, for verification,
  * from public ones; both give the same c. */
-struct haetae_backend;
 void kpqc_haetae_challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c,
                            const uint8_t *hb_lsb, const uint8_t mu[HAETAE_SEEDBYTES]);
 void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
@@ -232,6 +234,8 @@ struct haetae_backend {
     /* verification: kpqc_haetae_sqnorm, kpqc_haetae_hint_row */
     uint64_t (*sqnorm)(const hpoly *a);
     uint64_t (*hint_row)(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
+    /* the public matrix's coefficients from a SHAKE128 stream */
+    unsigned (*rej_uniform)(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
     /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
     uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);

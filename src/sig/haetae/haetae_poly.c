@@ -21,11 +21,13 @@ static void stream4_init(kpqc_keccakx4 *st, unsigned rate, const uint8_t *seed, 
     kpqc_wipe(in, sizeof in);
 }
 
-/* Coefficients in [0, q): 16-bit little-endian words below q. */
-static unsigned rej_uniform(hpoly *a, unsigned ctr, const uint8_t *buf, size_t len) {
+/* Coefficients in [0, q): 16-bit little-endian words below q, from
+ * a->c[ctr] on while ctr < 256; returns the new ctr.  (The portable
+ * kernel of the family's table; the data is public.) */
+unsigned kpqc_haetae_rej_uniform_portable(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len) {
     for (size_t pos = 0; ctr < HAETAE_N && pos + 2 <= len; pos += 2) {
         uint32_t t = buf[pos] | (uint32_t)buf[pos + 1] << 8;
-        if (t < HAETAE_Q) a->c[ctr++] = (int32_t)t;
+        if (t < HAETAE_Q) a[ctr++] = (int32_t)t;
     }
     return ctr;
 }
@@ -33,8 +35,8 @@ static unsigned rej_uniform(hpoly *a, unsigned ctr, const uint8_t *buf, size_t l
 /* a[i] from SHAKE128(seed || nonce[i]), eight streams side by side (one
  * eight-way permutation costs about 1.5 four-way ones on AVX-512, the same
  * as two elsewhere).  The seed is public. */
-void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
-                              const uint8_t seed[HAETAE_SEEDBYTES]) {
+void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const *a, const uint16_t *nonce, size_t n,
+                                   const uint8_t seed[HAETAE_SEEDBYTES]) {
     enum { FIRST = 4 }; /* blocks of the first squeeze: 4 x 84 words */
     for (size_t g = 0; g < n; g += 8) {
         kpqc_keccakx8 st;
@@ -56,7 +58,7 @@ void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_
         kpqc_keccakx8_absorb_once(&st, KPQC_SHAKE128_RATE, 0x1f, inp, sizeof in[0]);
         kpqc_keccakx8_squeezeblocks(&st, out, FIRST);
         for (unsigned j = 0; j < 8; j++) {
-            ctr[j] = g + j < n ? rej_uniform(dst[j], 0, buf[j], sizeof buf[j]) : HAETAE_N;
+            ctr[j] = g + j < n ? be->rej_uniform(dst[j]->c, 0, buf[j], sizeof buf[j]) : HAETAE_N;
             pending += ctr[j] < HAETAE_N;
         }
         /* the rate is even: no byte is left over between blocks */
@@ -64,7 +66,7 @@ void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_
             kpqc_keccakx8_squeezeblocks(&st, out, 1);
             pending = 0;
             for (unsigned j = 0; j < 8; j++) {
-                ctr[j] = rej_uniform(dst[j], ctr[j], buf[j], KPQC_SHAKE128_RATE);
+                ctr[j] = be->rej_uniform(dst[j]->c, ctr[j], buf[j], KPQC_SHAKE128_RATE);
                 pending += ctr[j] < HAETAE_N;
             }
         }
