@@ -78,4 +78,41 @@ void kpqc_wipe(void *p, size_t len);
 #define KPQC_CT_DECLASSIFY(p, len) ((void)(p), (void)(len))
 #endif
 
+/*
+ * KPQC_CT_EXPECT_SECRET(p, len, what) states that a value must still be
+ * secret at this point (a rejected signing attempt's challenge and
+ * response, say): in the ct builds the program exits (status 1) with a
+ * message when no byte of it is marked undefined any more, so declassifying
+ * it too early is caught.  A no-op in normal builds (and outside valgrind).
+ */
+#ifdef KPQC_CT_TESTING
+#include <stdio.h>
+#include <stdlib.h>
+static inline int kpqc_ct_any_secret(const void *p, size_t len) {
+#ifdef KPQC_MSAN
+    return __msan_test_shadow(p, len) >= 0;
+#else
+    if (!RUNNING_ON_VALGRIND) return 1;
+    uint8_t vbits[256];
+    for (size_t off = 0; off < len; off += sizeof vbits) {
+        size_t n = len - off < sizeof vbits ? len - off : sizeof vbits;
+        if (VALGRIND_GET_VBITS((const uint8_t *)p + off, vbits, n) != 1) return 1;
+        for (size_t i = 0; i < n; i++)
+            if (vbits[i] != 0) return 1;
+    }
+    return 0;
+#endif
+}
+#define KPQC_CT_EXPECT_SECRET(p, len, what)                                                                   \
+    do {                                                                                                       \
+        if (!kpqc_ct_any_secret((p), (len))) {                                                                 \
+            fprintf(stderr, "constant-time check: %s is public too early (%s:%d)\n", (what), __FILE__,         \
+                    __LINE__);                                                                                 \
+            exit(1);                                                                                           \
+        }                                                                                                      \
+    } while (0)
+#else
+#define KPQC_CT_EXPECT_SECRET(p, len, what) ((void)(p), (void)(len), (void)(what))
+#endif
+
 #endif

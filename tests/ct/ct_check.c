@@ -47,7 +47,8 @@ static int selected(int argc, char **argv, const char *name) {
  * secret, which the checker must report (registered as tests that must
  * fail).  Out of line, and the table filled at run time, so the optimiser
  * keeps a real load and a real branch.  MemorySanitizer stops at its first
- * report, so each can be run alone: --self-test [index|branch].
+ * report, so each can be run alone: --self-test [index|branch|public]
+ * (public: a value declassified where it must still be secret).
  */
 static __attribute__((noinline)) int leaky_index(const uint8_t *table, const uint8_t *secret) {
     return table[secret[0]];
@@ -59,6 +60,14 @@ static __attribute__((noinline)) int leaky_branch(const uint8_t *secret) {
     return acc;
 }
 
+/* A value made public although the code says it must still be secret
+ * (KPQC_CT_EXPECT_SECRET, as on a rejected signing attempt): must stop. */
+static __attribute__((noinline)) int early_public(uint8_t *secret) {
+    PUBLIC(secret, 2);
+    KPQC_CT_EXPECT_SECRET(secret, 2, "the self-test's value");
+    return secret[0];
+}
+
 static int self_test(const char *which) {
     uint8_t table[256], secret[2] = {7, 9};
     for (int i = 0; i < 256; i++) table[i] = (uint8_t)(i * 37);
@@ -66,6 +75,7 @@ static int self_test(const char *which) {
     int r = 0;
     if (which == NULL || strcmp(which, "index") == 0) r += leaky_index(table, secret);
     if (which == NULL || strcmp(which, "branch") == 0) r += leaky_branch(secret);
+    if (which != NULL && strcmp(which, "public") == 0) r += early_public(secret);
     PUBLIC(&r, sizeof r);
     printf("self-test ran a deliberately leaky function unflagged (result %d)\n", r);
     return 0;

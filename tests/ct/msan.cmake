@@ -17,6 +17,9 @@ foreach(leak index branch)
                        PASS_REGULAR_EXPRESSION "MemorySanitizer: use-of-uninitialized-value"
                        FAIL_REGULAR_EXPRESSION "unflagged")
 endforeach()
+add_test(NAME ct_msan_selftest_detects_early_public COMMAND ct_check_msan --self-test public)
+set_tests_properties(ct_msan_selftest_detects_early_public PROPERTIES ENVIRONMENT "${msan_env}"
+                     PASS_REGULAR_EXPRESSION "is public too early" FAIL_REGULAR_EXPRESSION "unflagged")
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(msan_impls portable avx2 avx512)

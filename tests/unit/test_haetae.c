@@ -188,6 +188,21 @@ static void test_rans(void) {
                 memcpy(exact, enc, len);
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len) == 0);
                 CHECK(memcmp(sym, back, n) == 0);
+                /* side by side with a shorter code of the other table */
+                {
+                    const struct haetae_rans_table *u = tabs[1 - ti];
+                    uint8_t sym2[N], back2[N], enc2[2048], again[HAETAE_LMAX * N];
+                    for (size_t i = 0; i < N; i++) sym2[i] = (uint8_t)(rnd32() % 3 == 0 ? 0 : 1);
+                    size_t len2 = kpqc_haetae_rans_encode(enc2, sizeof enc2, u, sym2, N);
+                    CHECK(len2 >= 4);
+                    struct haetae_rans_code a = {again, n, t, exact, len}, b = {back2, N, u, enc2, len2};
+                    CHECK(kpqc_haetae_rans_decode_two(&a, &b) == 0);
+                    CHECK(memcmp(sym, again, n) == 0 && memcmp(sym2, back2, N) == 0);
+                    b.len = len2 - 1;
+                    CHECK(kpqc_haetae_rans_decode_two(&a, &b) != 0);
+                    a.len = len - 1, b.len = len2;
+                    CHECK(kpqc_haetae_rans_decode_two(&b, &a) != 0);
+                }
                 /* the length is part of the code: one byte less or more is refused */
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len - 1) != 0);
                 free(exact);
@@ -336,6 +351,7 @@ static void test_approx_exp(void) {
         xi[n++] = top - 1 - d;
         xi[n++] = top / 2 + d - 32;
         xi[n++] = (INT64_C(1) << 26) + d - 32; /* limb boundaries */
+        xi[n++] = (INT64_C(1) << 32) + d - 32;
     }
     for (uint64_t x = 0; x <= 166; x++) /* y just below x + 1: (2x + 1) / 512 */
         xi[n++] = (int64_t)(((2 * x + 1) << 39) - 1);
@@ -345,6 +361,12 @@ static void test_approx_exp(void) {
         uint64_t out[8];
         kpqc_haetae_approx_exp8(out, &xi[8 * t]);
         for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+#ifdef KPQC_ISA_AVX2
+        if (kpqc_backend_usable(&kpqc_haetae_backend_avx2.info)) {
+            kpqc_haetae_approx_exp8_avx2(out, &xi[8 * t]);
+            for (unsigned j = 0; j < 8; j++) bad += out[j] != exp_reference(xi[8 * t + j]);
+        }
+#endif
 #ifdef KPQC_ISA_AVX512
         if (kpqc_backend_usable(&kpqc_haetae_backend_avx512.info)) {
             kpqc_haetae_approx_exp8_avx512(out, &xi[8 * t]);
@@ -378,6 +400,108 @@ static void test_scale_round(void) {
             memset(got, 0x5A, sizeof got);
             uint64_t n = ((const struct haetae_backend *)backends[b])->scale_round(got, x, signs, M, scale);
             CHECK_MSG(n == norm && memcmp(got, want, sizeof got) == 0, "%s scaling (trial %u)", backends[b]->name, trial);
+        }
+    }
+}
+
+/* The signer's constant-time challenge equals the verifier's, with tau
+ * ones (modes 2 and 3) or at most 128 (mode 5), on random inputs. */
+static void test_challenge(void) {
+    uint8_t in[HAETAE_KMAX * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8], mu[HAETAE_SEEDBYTES];
+    for (unsigned set = 0; set < sizeof sets / sizeof sets[0]; set++) {
+        const struct haetae_params *p = sets[set].p;
+        for (unsigned trial = 0; trial < 300; trial++) {
+            for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)rnd32();
+            for (size_t i = 0; i < sizeof mu; i++) mu[i] = (uint8_t)rnd32();
+            hpoly c, c_public;
+            kpqc_haetae_challenge_public(p, &c_public, in, mu);
+            for (size_t b = 0; b < nbackends; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                kpqc_haetae_challenge(p, (const struct haetae_backend *)backends[b], &c, in, mu);
+                unsigned weight = 0;
+                for (unsigned t = 0; t < HAETAE_N; t++) weight += (unsigned)c.c[t];
+                CHECK_MSG(memcmp(&c, &c_public, sizeof c) == 0, "%s challenge differs on %s (trial %u)", sets[set].name,
+                          backends[b]->name, trial);
+                CHECK_MSG(p->tau < 128 ? weight == p->tau : weight <= 128, "%s challenge weight %u", sets[set].name,
+                          weight);
+            }
+        }
+    }
+}
+
+/* Every path's verification arithmetic equals the portable one: random
+ * inputs over the whole stated ranges (|wq| < q, 0 <= h < top) and their
+ * edges, both parities, both hint widths. */
+static void test_hint_row(void) {
+    const int32_t edges[] = {-HAETAE_Q + 1, -HAETAE_Q + 2, -1, 0, 1, HAETAE_Q / 2, HAETAE_Q - 2, HAETAE_Q - 1};
+    for (unsigned trial = 0; trial < 400; trial++) {
+        const unsigned alpha_bits = trial % 2 ? 9 : 8;
+        const int32_t top = (HAETAE_DQ - 2) >> alpha_bits;
+        hpoly wq, h, lsb, z1, w_want, w_got;
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            wq.c[t] = trial < 8 ? edges[(trial + t) % 8] : (int32_t)(rnd32() % (2 * HAETAE_Q - 1)) - (HAETAE_Q - 1);
+            h.c[t] = (int32_t)(t % 7 == 0 ? (uint32_t)top - 1 - t % 3 : rnd32() % (uint32_t)top);
+            lsb.c[t] = (int32_t)(rnd32() & 1);
+            z1.c[t] = (int32_t)(rnd32() % 65535) - 32767;
+        }
+        const hpoly *parity = trial % 3 ? &lsb : NULL;
+        uint64_t want = kpqc_haetae_hint_row_portable(&w_want, &wq, &h, parity, alpha_bits);
+        uint64_t norm = kpqc_haetae_sqnorm_portable(&z1);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            const struct haetae_backend *be = (const struct haetae_backend *)backends[b];
+            memset(&w_got, 0xA5, sizeof w_got);
+            uint64_t got = be->hint_row(&w_got, &wq, &h, parity, alpha_bits);
+            CHECK_MSG(got == want && memcmp(&w_got, &w_want, sizeof w_got) == 0, "%s hint row (trial %u)",
+                      backends[b]->name, trial);
+            CHECK_MSG(be->sqnorm(&z1) == norm, "%s squared norm (trial %u)", backends[b]->name, trial);
+        }
+    }
+    /* the signer's response: |cs| < q with its edges, y of up to 27 bits */
+    for (unsigned trial = 0; trial < 200; trial++) {
+        hpoly cs;
+        int32_t y[HAETAE_N], z_want[HAETAE_N], z_got[HAETAE_N];
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            cs.c[t] = t < 8 && trial < 2 ? (int32_t[]){-HAETAE_Q + 1, -HAETAE_Q / 2 - 1, -HAETAE_Q / 2, -1, 0, HAETAE_Q / 2,
+                                                    HAETAE_Q / 2 + 1, HAETAE_Q - 1}[t]
+                                         : (int32_t)(rnd32() % (2 * HAETAE_Q - 1)) - (HAETAE_Q - 1);
+            y[t] = (int32_t)(rnd32() % (1u << 27)) - (1 << 26);
+        }
+        uint64_t want[2] = {trial, 7}, got[2];
+        kpqc_haetae_response_portable(z_want, y, &cs, trial & 1, want);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            got[0] = trial, got[1] = 7;
+            ((const struct haetae_backend *)backends[b])->response(z_got, y, &cs, trial & 1, got);
+            CHECK_MSG(memcmp(z_got, z_want, sizeof z_got) == 0 && got[0] == want[0] && got[1] == want[1],
+                      "%s response (trial %u)", backends[b]->name, trial);
+        }
+    }
+}
+
+/* Every path's rejection sampling of the public matrix equals the
+ * portable one: random words with rejections from none to most, any
+ * start, lengths that end inside a step, and the stop at 256. */
+static void test_rej_uniform(void) {
+    uint8_t buf[4 * 168];
+    for (unsigned trial = 0; trial < 500; trial++) {
+        const unsigned reject_in_8 = trial % 9;
+        for (size_t i = 0; i < sizeof buf; i += 2) {
+            uint32_t t = rnd32() % 8 < reject_in_8 ? HAETAE_Q + rnd32() % (65536 - HAETAE_Q) : rnd32() % HAETAE_Q;
+            if (trial % 50 == 0 && i % 16 == 0) t = HAETAE_Q - (i / 16) % 2; /* the boundary */
+            buf[i] = (uint8_t)t, buf[i + 1] = (uint8_t)(t >> 8);
+        }
+        const unsigned start = trial % 3 == 0 ? 0 : rnd32() % HAETAE_N;
+        const size_t len = trial % 2 ? sizeof buf : 2 * (1 + rnd32() % (sizeof buf / 2));
+        hpoly want, got;
+        memset(&want, 0x5a, sizeof want);
+        const unsigned n = kpqc_haetae_rej_uniform_portable(want.c, start, buf, len);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            memset(&got, 0x5a, sizeof got);
+            const unsigned m = ((const struct haetae_backend *)backends[b])->rej_uniform(got.c, start, buf, len);
+            CHECK_MSG(m == n && memcmp(got.c + start, want.c + start, (n - start) * sizeof got.c[0]) == 0,
+                      "%s uniform sampling (trial %u)", backends[b]->name, trial);
         }
     }
 }
@@ -569,6 +693,9 @@ int main(void) {
     test_scale_round();
     test_approx_exp();
     test_compact();
+    test_challenge();
+    test_hint_row();
+    test_rej_uniform();
     test_signatures();
     test_legacy();
     return test_result("test_haetae");

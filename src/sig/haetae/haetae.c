@@ -42,7 +42,7 @@ static void expand_public(const struct haetae_params *p, const struct haetae_bac
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A[i][j + 1], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < p->k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((p->k << 8) + m + i);
-    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(be, dst, nonce, n, rho);
     for (unsigned i = 0; i < p->k; i++) {
         for (unsigned j = 1; j <= m; j++)
             for (unsigned t = 0; t < HAETAE_N; t++) A[i][j].c[t] *= 2;
@@ -100,7 +100,7 @@ static void product_A0_s1(const struct haetae_params *p, const struct haetae_bac
 
 /* A0 (k x m, NTT domain) and, for the sets that publish b in the normal
  * domain, the vector a, both expanded from rho. */
-static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_KMAX][MMAX],
+static void expand_keygen_matrix(const struct haetae_params *p, const struct haetae_backend *be, hpoly A0[HAETAE_KMAX][MMAX],
                                  hpoly a[HAETAE_KMAX], const uint8_t *rho) {
     const unsigned k = p->k, m = p->l - 1;
     hpoly *dst[HAETAE_KMAX * HAETAE_LMAX];
@@ -110,7 +110,7 @@ static void expand_keygen_matrix(const struct haetae_params *p, hpoly A0[HAETAE_
         for (unsigned j = 0; j < m; j++, n++) dst[n] = &A0[i][j], nonce[n] = (uint16_t)((i << 8) + j);
     if (!p->pk_in_ntt)
         for (unsigned i = 0; i < k; i++, n++) dst[n] = &a[i], nonce[n] = (uint16_t)((k << 8) + m + i);
-    kpqc_haetae_poly_uniform_many(dst, nonce, n, rho);
+    kpqc_haetae_poly_uniform_many(be, dst, nonce, n, rho);
 }
 
 /*
@@ -173,7 +173,7 @@ static int haetae_keypair(const struct haetae_params *p, uint8_t *pk, uint8_t *s
     const uint8_t *rho = w->seedbuf, *sigma = rho + HAETAE_SEEDBYTES, *key = sigma + HAETAE_CRHBYTES;
     /* rho is public */
     KPQC_CT_DECLASSIFY(w->seedbuf, HAETAE_SEEDBYTES);
-    expand_keygen_matrix(p, w->A0, w->a, rho);
+    expand_keygen_matrix(p, be, w->A0, w->a, rho);
 
     hpoly *s1 = w->s, *s2 = w->s + m;
     for (uint16_t counter = 0;; counter = (uint16_t)(counter + m + k)) {
@@ -248,7 +248,7 @@ static int haetae_check_keypair(const struct haetae_params *p, const uint8_t *pk
     uint32_t bad = (uint32_t)kpqc_ct_memneq(sk, pk, pklen);
     bad |= unpack_secret(p, w->s, sk);
     memcpy(w->s2_read, s2, k * sizeof(hpoly));
-    expand_keygen_matrix(p, w->A0, w->a, pk);
+    expand_keygen_matrix(p, be, w->A0, w->a, pk);
     public_b(p, be, w->b, w->A0, w->a, w->shat, s1, s2);
     bad |= (uint32_t)kpqc_ct_memneq(w->s2_read, s2, k * sizeof(hpoly)); /* b0 was not 0 */
     for (unsigned i = 0; i < k; i++) kpqc_haetae_pack_q(p, w->packed + i * p->polyq_bytes, &w->b[i]);
@@ -306,7 +306,7 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
 /* Returns 0 for a well-formed signature: valid codes, zero padding. */
 static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly *h,
                       const uint8_t *sig) {
-    uint8_t sym[HAETAE_LMAX * HAETAE_N];
+    uint8_t sym_hb[HAETAE_LMAX * HAETAE_N], sym_h[HAETAE_KMAX * HAETAE_N];
     const unsigned cut = h_cut(p);
     for (unsigned i = 0; i < HAETAE_N; i++) c->c[i] = (sig[i / 8] >> (i % 8)) & 1;
     const uint8_t *lb = sig + HAETAE_N / 8;
@@ -314,15 +314,16 @@ static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly 
     size_t n_hb = q[0] + (size_t)p->base_enc_hb_z1, n_h = q[1] + (size_t)p->base_enc_h;
     size_t used = HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h;
     if (used > p->sig_bytes) return -1;
-    if (kpqc_haetae_rans_decode(sym, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb) != 0) return -1;
+    const struct haetae_rans_code code_hb = {sym_hb, p->l * HAETAE_N, &p->rans_hb_z1, q + 2, n_hb};
+    const struct haetae_rans_code code_h = {sym_h, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h};
+    if (kpqc_haetae_rans_decode_two(&code_hb, &code_h) != 0) return -1;
     for (unsigned i = 0; i < p->l; i++)
         for (unsigned j = 0; j < HAETAE_N; j++)
-            z1[i].c[j] = ((int32_t)sym[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
+            z1[i].c[j] = ((int32_t)sym_hb[i * HAETAE_N + j] - (int32_t)p->offset_hb_z1) * 256 +
                          (int8_t)lb[i * HAETAE_N + j];
-    if (kpqc_haetae_rans_decode(sym, p->k * HAETAE_N, &p->rans_h, q + 2 + n_hb, n_h) != 0) return -1;
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < HAETAE_N; j++) {
-            unsigned s = sym[i * HAETAE_N + j];
+            unsigned s = sym_h[i * HAETAE_N + j];
             h[i].c[j] = (int32_t)(s > cut ? s + p->offset_h : s);
         }
     for (size_t i = used; i < p->sig_bytes; i++)
@@ -402,7 +403,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         }
         kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
         kpqc_wipe(&y10, sizeof y10); /* round(y1): the mask, secret */
-        kpqc_haetae_challenge(p, &w->c, w->hash_in, w->mu);
+        kpqc_haetae_challenge(p, be, &w->c, w->hash_in, w->mu);
 
         /* z = y + (-1)^b c s, with s = (1, s1, s2) */
         w->chat = w->c;
@@ -412,24 +413,24 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
             be->pointwise(&w->cs[j + 1], &w->chat, &w->shat[j]);
             be->invntt(&w->cs[j + 1]);
         }
-        int32_t neg = -(int32_t)(b & 1);
-        uint64_t norm1 = 0, norm2 = 0;
-        for (unsigned i = 0; i < rows; i++) {
-            for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t cs = kpqc_haetae_center(w->cs[i].c[t]);
-                cs = (cs ^ neg) - neg;
-                int32_t z = w->y[i][t] + HAETAE_LN * cs;
-                int32_t d = 2 * z - w->y[i][t];
-                w->z[i][t] = z;
-                norm1 += (uint64_t)((int64_t)z * z);
-                norm2 += (uint64_t)((int64_t)d * d);
-            }
-        }
+        uint64_t norms[2] = {0, 0}; /* |z|^2, |2z - y|^2 */
+        for (unsigned i = 0; i < rows; i++) be->response(w->z[i], w->y[i], &w->cs[i], b & 1, norms);
         /* reject when |z| >= B1, or when |2z - y| < B0 and the coin says so */
-        uint32_t reject = (uint32_t)((b1_ln - norm1) >> 63);
-        reject |= (uint32_t)((norm2 - b0_ln) >> 63) & ((b >> 1) & 1);
+        uint32_t reject = (uint32_t)((b1_ln - norms[0]) >> 63);
+        reject |= (uint32_t)((norms[1] - b0_ln) >> 63) & ((b >> 1) & 1);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
-        if (reject) continue;
+        if (reject) {
+            /* only the verdict of a rejected attempt is public */
+            KPQC_CT_EXPECT_SECRET(&w->c, sizeof w->c, "a rejected attempt's challenge");
+            KPQC_CT_EXPECT_SECRET(w->z, sizeof w->z, "a rejected attempt's response");
+            continue;
+        }
+        /* Accepted: z is now distributed independently of the key, and c
+         * and what is derived from z below form the signature.  The size
+         * check after the encoding is a public function of these, so an
+         * attempt it refuses reveals nothing a signature would not (see
+         * docs/design-notes.md). */
+        KPQC_CT_DECLASSIFY(&w->c, sizeof w->c);
 
         /* hint: high bits of A round(y) minus those of A round(z) - q c j */
         for (unsigned i = 0; i < rows; i++)
@@ -452,8 +453,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
                 w->hb[j].c[t] = (r + 128) >> 8;
             }
         }
-        /* these are the signature unless it does not fit, which rejects
-         * the attempt */
+        /* these are the signature unless it does not fit */
         KPQC_CT_DECLASSIFY(w->lb, sizeof w->lb);
         KPQC_CT_DECLASSIFY(w->hb, sizeof w->hb);
         KPQC_CT_DECLASSIFY(w->h, sizeof w->h);
@@ -487,33 +487,21 @@ static int haetae_verify(const struct haetae_params *p, const uint8_t *sig, size
     expand_public(p, be, w->A, pk);
 
     uint64_t norm = 0;
-    for (unsigned j = 0; j < l; j++)
-        for (unsigned t = 0; t < HAETAE_N; t++) norm += (uint64_t)((int64_t)w->z1[j].c[t] * w->z1[j].c[t]);
+    for (unsigned j = 0; j < l; j++) norm += be->sqnorm(&w->z1[j]);
     for (unsigned t = 0; t < HAETAE_N; t++) w->lsb.c[t] = (w->z1[0].c[t] - w->c.c[t]) & 1;
     for (unsigned j = 0; j < l; j++) be->ntt(&w->z1[j]);
     matrix_apply(p, be, w->wq, w->A, w->z1);
 
     /* w1 = HighBits(A z1 - q c j mod 2q) + h; z2 recovered from the
      * rounding error */
-    const int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
     for (unsigned i = 0; i < k; i++) {
-        for (unsigned t = 0; t < HAETAE_N; t++) {
-            int32_t v = from_crt(w->wq[i].c[t], i == 0 ? w->lsb.c[t] : 0);
-            int32_t w1 = kpqc_haetae_highbits_hint(p, v) + w->h[i].c[t];
-            w1 -= top & ~((w1 - top) >> 31);
-            w->w1[i].c[t] = w1;
-            int32_t z2 = w1 * (1 << p->alpha_hint_bits) - v + (i == 0 ? w->lsb.c[t] : 0);
-            z2 = kpqc_haetae_freeze2q(z2);
-            z2 -= HAETAE_DQ & ~((z2 - HAETAE_Q) >> 31); /* [-q, q) */
-            z2 >>= 1;
-            norm += (uint64_t)((int64_t)z2 * z2);
-        }
+        norm += be->hint_row(&w->w1[i], &w->wq[i], &w->h[i], i == 0 ? &w->lsb : NULL, p->alpha_hint_bits);
         kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->w1[i]);
     }
     if (norm > p->b2sq) goto out;
     kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &w->lsb);
     message_hash(w->mu, sizeof w->mu, pk, haetae_pk_bytes(p), ctx, ctx_len, msg, msg_len);
-    kpqc_haetae_challenge(p, &w->cprime, w->hash_in, w->mu);
+    kpqc_haetae_challenge_public(p, &w->cprime, w->hash_in, w->mu);
     if (memcmp(w->c.c, w->cprime.c, sizeof w->c.c) == 0) ret = KPQC_OK;
 out:
     free(w);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/bounds.h"
 #include "common/cpu.h"
 #include "common/keccak.h"
 
@@ -74,11 +75,34 @@ static inline size_t haetae_sk_bytes(const struct haetae_params *p) {
            HAETAE_SEEDBYTES;
 }
 
-/* ---- arithmetic mod q (haetae_ntt.c) ---- */
+/* ---- arithmetic mod q (inline: called per coefficient; haetae_ntt.c) ---- */
 int32_t kpqc_haetae_montgomery_reduce(int64_t a);
-int32_t kpqc_haetae_freeze(int32_t a);   /* canonical in [0, q), |a| < 2^30 */
-int32_t kpqc_haetae_freeze2q(int32_t a); /* canonical in [0, 2q), |a| < 2^30 */
-int32_t kpqc_haetae_center(int32_t a);   /* |a| < q -> representative in (-q/2, q/2] */
+
+/* Barrett step leaves t in (-2m, 2m); two masked corrections follow. */
+static inline int32_t kpqc_haetae_reduce_mod(int32_t a, int32_t m, int64_t rec) {
+    int32_t t = a - (int32_t)(((int64_t)a * rec) >> 32) * m;
+    t += (t >> 31) & (2 * m);
+    t -= m;
+    t += (t >> 31) & m;
+    return t;
+}
+/* canonical in [0, q), |a| < 2^30 (66575 = floor(2^32 / q)) */
+static inline int32_t kpqc_haetae_freeze(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return kpqc_haetae_reduce_mod(a, HAETAE_Q, 66575);
+}
+/* canonical in [0, 2q), |a| < 2^30 (33287 = floor(2^32 / 2q)) */
+static inline int32_t kpqc_haetae_freeze2q(int32_t a) {
+    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
+    return kpqc_haetae_reduce_mod(a, HAETAE_DQ, 33287);
+}
+/* |a| < q -> representative in (-q/2, q/2] */
+static inline int32_t kpqc_haetae_center(int32_t a) {
+    KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
+    a += (a >> 31) & HAETAE_Q;                                  /* [0, q) */
+    a -= ((int32_t)((HAETAE_Q - 1) / 2 - a) >> 31) & HAETAE_Q; /* (-q/2, q/2] */
+    return a;
+}
 void kpqc_haetae_ntt_portable(hpoly *a);
 void kpqc_haetae_invntt_portable(hpoly *a);
 void kpqc_haetae_ntt_avx2(hpoly *a);
@@ -93,11 +117,18 @@ void kpqc_haetae_pointwise(hpoly *r, const hpoly *a, const hpoly *b);     /* a*b
 void kpqc_haetae_pointwise_acc(hpoly *r, const hpoly *a, const hpoly *b); /* r += a*b*2^-32 */
 
 /* ---- polynomial sampling and packing (haetae_poly.c) ---- */
-void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
-                              const uint8_t seed[HAETAE_SEEDBYTES]);
+struct haetae_backend;
+void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const *a, const uint16_t *nonce, size_t n,
+                                   const uint8_t seed[HAETAE_SEEDBYTES]);
+unsigned kpqc_haetae_rej_uniform_portable(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
+unsigned kpqc_haetae_rej_uniform_avx2(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
 void kpqc_haetae_poly_eta_many(hpoly *a, size_t n, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce0);
-void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
-                      const uint8_t mu[HAETAE_SEEDBYTES]);
+/* The challenge from secret inputs (constant-time) and, for verification,
+ * from public ones; both give the same c. */
+void kpqc_haetae_challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c,
+                           const uint8_t *hb_lsb, const uint8_t mu[HAETAE_SEEDBYTES]);
+void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+                             const uint8_t mu[HAETAE_SEEDBYTES]);
 size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p);
 void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, const hpoly *w);
 void kpqc_haetae_pack_lsb(uint8_t buf[HAETAE_N / 8], const hpoly *a);
@@ -107,7 +138,15 @@ void kpqc_haetae_pack_eta(uint8_t r[HAETAE_N / 4], const hpoly *a);
 void kpqc_haetae_unpack_eta(hpoly *a, const uint8_t r[HAETAE_N / 4]);
 void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
 void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
-int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r);
+/* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
+ * with the top value (2q - 2) / alpha_h wrapped to 0. */
+static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
+    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
+    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
+    hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
+    return hb;
+}
+
 
 /* ---- fixed point (haetae_fixpoint.c) ---- */
 hfix kpqc_haetae_fix_square(hfix x);
@@ -118,6 +157,7 @@ int32_t kpqc_haetae_fix_scale_round(uint64_t x, hfix y, uint32_t sign);
 /* y[i] = kpqc_haetae_fix_scale_round(x[i], scale, bit i of signs) for n
  * (a multiple of 8) values; returns the sum of the y[i]^2. */
 uint64_t kpqc_haetae_scale_round_portable(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
+uint64_t kpqc_haetae_scale_round_avx2(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 uint64_t kpqc_haetae_scale_round_avx512(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
 
 /* ---- hyperball sampler (haetae_sampler.c) ---- */
@@ -126,6 +166,7 @@ uint64_t kpqc_haetae_scale_round_avx512(int32_t *y, const uint64_t *x, const uin
  * max_d is a public bound on the number of refused entries before a kept
  * one (n - 1 if nothing better is known). */
 void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
+void kpqc_haetae_ct_compact_avx2(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
 /* The 83-bit CDT of the width-16 half-Gaussian, as 41-bit high and 42-bit
  * low halves: 166 entries in blocks of 16, stored in 16 rows of 11 (row j
@@ -137,6 +178,8 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
 extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS], kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS];
 uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
+/* x[i] = the sample of (lo[i], hi[i]) for four candidates */
+void kpqc_haetae_cdt4_avx2(uint64_t x[4], const uint64_t lo[4], const uint32_t hi[4]);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with
@@ -146,6 +189,9 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
 #define HAETAE_EXP_DEGREE 10
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
+#ifdef KPQC_ISA_AVX2
+void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]);
+#endif
 #ifdef KPQC_ISA_AVX512
 void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
 #endif
@@ -160,8 +206,7 @@ void kpqc_haetae_approx_exp8_avx512(uint64_t out[8], const int64_t xi[8]);
 struct haetae_cands {
     uint64_t v[HAETAE_CAND_BATCH], accept[HAETAE_CAND_BATCH], sq_lo[HAETAE_CAND_BATCH], sq_hi[HAETAE_CAND_BATCH];
 };
-void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, size_t n,
-                                 uint64_t (*cdt)(uint64_t lo, uint32_t hi));
+void kpqc_haetae_gauss16_from_cdt(struct haetae_cands *out, const uint8_t *r, size_t n, const uint64_t *x);
 void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n);
@@ -186,6 +231,14 @@ struct haetae_backend {
     void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
     /* the hyperball's samples onto the sphere */
     uint64_t (*scale_round)(int32_t *y, const uint64_t *x, const uint8_t *signs, size_t n, hfix scale);
+    /* verification: kpqc_haetae_sqnorm, kpqc_haetae_hint_row */
+    uint64_t (*sqnorm)(const hpoly *a);
+    uint64_t (*hint_row)(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
+    /* the public matrix's coefficients from a SHAKE128 stream */
+    unsigned (*rej_uniform)(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len);
+    /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
+    uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
+    void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -235,6 +288,30 @@ extern const int32_t kpqc_haetae_fft_roots[HAETAE_N][2];
 void kpqc_haetae_fft_sqabs_acc_portable(int64_t sum[HAETAE_N], const hpoly *a);
 void kpqc_haetae_fft_sqabs_acc_avx2(int64_t sum[HAETAE_N], const hpoly *a);
 
+/* The constant-time inside-out shuffle of the challenge over the bits of c
+ * (four words), from i on, for len bytes; returns the new i
+ * (haetae_poly.c, haetae_shuffle_avx2.c). */
+uint32_t kpqc_haetae_shuffle_portable(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
+uint32_t kpqc_haetae_shuffle_avx2(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
+
+/* ---- per-coefficient arithmetic of signing and verification (haetae_hint.c) ---- */
+/* the sum of the squares of a's coefficients (|a| < 2^15) */
+uint64_t kpqc_haetae_sqnorm_portable(const hpoly *a);
+uint64_t kpqc_haetae_sqnorm_avx2(const hpoly *a);
+/* From wq = A z1 - q c j mod q (|wq| < q) and the parity of the value mod
+ * 2q (lsb; NULL for even), w1 = HighBits(value) + h wrapped at the top
+ * (0 <= h < top), and the returned squared norm of the z2 they imply. */
+uint64_t kpqc_haetae_hint_row_portable(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb,
+                                       unsigned alpha_bits);
+uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, const hpoly *lsb, unsigned alpha_bits);
+/* The signer's response for one row, z = y + (-1)^sign 2^13 center(cs)
+ * (|cs| < q), adding |z|^2 and |2z - y|^2 to norms[0] and norms[1]
+ * (mod 2^64). */
+void kpqc_haetae_response_portable(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                                   uint64_t norms[2]);
+void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
+                               uint64_t norms[2]);
+
 /* ---- entropy coding (haetae_rans.c) ---- */
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or
  * the code would exceed cap bytes. */
@@ -243,5 +320,16 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
 /* Decodes exactly n symbols from exactly len bytes; 0 on success. */
 int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len);
+/* n symbols into sym from exactly the len bytes at in, under table t. */
+struct haetae_rans_code {
+    uint8_t *sym;
+    size_t n;
+    const struct haetae_rans_table *t;
+    const uint8_t *in;
+    size_t len;
+};
+/* Decodes two codes at once (as two kpqc_haetae_rans_decode); 0 when both
+ * are valid. */
+int kpqc_haetae_rans_decode_two(const struct haetae_rans_code *a, const struct haetae_rans_code *b);
 
 #endif

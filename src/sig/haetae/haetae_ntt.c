@@ -11,36 +11,8 @@
 #include "haetae_ntt_kernel.h"
 #include "internal.h"
 
-#define BARRETT_Q 66575  /* floor(2^32 / q) */
-#define BARRETT_DQ 33287 /* floor(2^32 / 2q) */
-
 /* r = a * 2^-32 mod q with |r| < q, for |a| < 2^31 q. */
 int32_t kpqc_haetae_montgomery_reduce(int64_t a) { return ntt_montgomery(a); }
-
-/* Barrett step leaves t in (-2m, 2m); two masked corrections follow. */
-static inline int32_t reduce_mod(int32_t a, int32_t m, int64_t rec) {
-    int32_t t = a - (int32_t)(((int64_t)a * rec) >> 32) * m;
-    t += (t >> 31) & (2 * m);
-    t -= m;
-    t += (t >> 31) & m;
-    return t;
-}
-
-int32_t kpqc_haetae_freeze(int32_t a) {
-    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
-    return reduce_mod(a, HAETAE_Q, BARRETT_Q);
-}
-int32_t kpqc_haetae_freeze2q(int32_t a) {
-    KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
-    return reduce_mod(a, HAETAE_DQ, BARRETT_DQ);
-}
-
-int32_t kpqc_haetae_center(int32_t a) {
-    KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
-    a += (a >> 31) & HAETAE_Q;                        /* [0, q) */
-    a -= ((int32_t)((HAETAE_Q - 1) / 2 - a) >> 31) & HAETAE_Q; /* (-q/2, q/2] */
-    return a;
-}
 
 void kpqc_haetae_ntt_portable(hpoly *p) {
     int32_t *a = p->c;

@@ -21,38 +21,54 @@ static void stream4_init(kpqc_keccakx4 *st, unsigned rate, const uint8_t *seed, 
     kpqc_wipe(in, sizeof in);
 }
 
-/* Coefficients in [0, q): 16-bit little-endian words below q. */
-static unsigned rej_uniform(hpoly *a, unsigned ctr, const uint8_t *buf, size_t len) {
+/* Coefficients in [0, q): 16-bit little-endian words below q, from
+ * a->c[ctr] on while ctr < 256; returns the new ctr.  (The portable
+ * kernel of the family's table; the data is public.) */
+unsigned kpqc_haetae_rej_uniform_portable(int32_t *a, unsigned ctr, const uint8_t *buf, size_t len) {
     for (size_t pos = 0; ctr < HAETAE_N && pos + 2 <= len; pos += 2) {
         uint32_t t = buf[pos] | (uint32_t)buf[pos + 1] << 8;
-        if (t < HAETAE_Q) a->c[ctr++] = (int32_t)t;
+        if (t < HAETAE_Q) a[ctr++] = (int32_t)t;
     }
     return ctr;
 }
 
-/* a[i] from SHAKE128(seed || nonce[i]), four at a time.  The seed is
- * public. */
-void kpqc_haetae_poly_uniform_many(hpoly *const *a, const uint16_t *nonce, size_t n,
-                              const uint8_t seed[HAETAE_SEEDBYTES]) {
-    for (size_t g = 0; g < n; g += 4) {
-        kpqc_keccakx4 st;
-        uint8_t buf[4][4 * KPQC_SHAKE128_RATE];
+/* a[i] from SHAKE128(seed || nonce[i]), eight streams side by side (one
+ * eight-way permutation costs about 1.5 four-way ones on AVX-512, the same
+ * as two elsewhere).  The seed is public. */
+void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const *a, const uint16_t *nonce, size_t n,
+                                   const uint8_t seed[HAETAE_SEEDBYTES]) {
+    enum { FIRST = 4 }; /* blocks of the first squeeze: 4 x 84 words */
+    for (size_t g = 0; g < n; g += 8) {
+        kpqc_keccakx8 st;
+        uint8_t buf[8][FIRST * KPQC_SHAKE128_RATE], in[8][HAETAE_SEEDBYTES + 2];
+        uint8_t *out[8];
+        const uint8_t *inp[8];
         hpoly dummy;
-        hpoly *dst[4];
-        uint16_t nn[4];
-        unsigned ctr[4];
-        for (unsigned j = 0; j < 4; j++) {
-            dst[j] = g + j < n ? a[g + j] : &dummy;
-            nn[j] = g + j < n ? nonce[g + j] : 0;
+        hpoly *dst[8];
+        unsigned ctr[8], pending = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            const int used = g + j < n;
+            dst[j] = used ? a[g + j] : &dummy;
+            memcpy(in[j], seed, HAETAE_SEEDBYTES);
+            in[j][HAETAE_SEEDBYTES] = (uint8_t)(used ? nonce[g + j] : 0);
+            in[j][HAETAE_SEEDBYTES + 1] = (uint8_t)((used ? nonce[g + j] : 0) >> 8);
+            out[j] = buf[j];
+            inp[j] = in[j];
         }
-        stream4_init(&st, KPQC_SHAKE128_RATE, seed, HAETAE_SEEDBYTES, nn);
-        kpqc_keccakx4_squeezeblocks(&st, buf[0], buf[1], buf[2], buf[3], 4);
-        for (unsigned j = 0; j < 4; j++)
-            ctr[j] = g + j < n ? rej_uniform(dst[j], 0, buf[j], sizeof buf[j]) : HAETAE_N;
+        kpqc_keccakx8_absorb_once(&st, KPQC_SHAKE128_RATE, 0x1f, inp, sizeof in[0]);
+        kpqc_keccakx8_squeezeblocks(&st, out, FIRST);
+        for (unsigned j = 0; j < 8; j++) {
+            ctr[j] = g + j < n ? be->rej_uniform(dst[j]->c, 0, buf[j], sizeof buf[j]) : HAETAE_N;
+            pending += ctr[j] < HAETAE_N;
+        }
         /* the rate is even: no byte is left over between blocks */
-        while (ctr[0] < HAETAE_N || ctr[1] < HAETAE_N || ctr[2] < HAETAE_N || ctr[3] < HAETAE_N) {
-            kpqc_keccakx4_squeezeblocks(&st, buf[0], buf[1], buf[2], buf[3], 1);
-            for (unsigned j = 0; j < 4; j++) ctr[j] = rej_uniform(dst[j], ctr[j], buf[j], KPQC_SHAKE128_RATE);
+        while (pending) {
+            kpqc_keccakx8_squeezeblocks(&st, out, 1);
+            pending = 0;
+            for (unsigned j = 0; j < 8; j++) {
+                ctr[j] = be->rej_uniform(dst[j]->c, ctr[j], buf[j], KPQC_SHAKE128_RATE);
+                pending += ctr[j] < HAETAE_N;
+            }
         }
     }
 }
@@ -166,58 +182,130 @@ size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p) {
     return p->k * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8;
 }
 
+/* All-ones when x <= y, else 0, for x, y < 2^31. */
+static inline uint64_t mask_le(uint32_t x, uint32_t y) {
+    return 0 - (uint64_t)(kpqc_ct_barrier32(((y - x) >> 31) ^ 1));
+}
+
+/* All-ones when x == y, else 0, for x, y < 2^31. */
+static inline uint64_t mask_eq(uint32_t x, uint32_t y) { return 0 - (uint64_t)(((x ^ y) - 1) >> 31); }
+
+/*
+ * The inside-out shuffle of modes 2 and 3 over the 256 bits of c (four
+ * words): for each byte b of the stream, while fewer than tau ones are
+ * placed (i < 256), a byte b <= i moves bit b to bit i and sets bit b; as
+ * bit i is still 0, that adds bit b to the set, or bit i if b is in it
+ * already.  Every byte is processed the same way, the word holding a bit
+ * selected by masks, so neither the bytes' values nor how many were
+ * refused show in the branches or addresses.  Returns the updated i.
+ * (The portable kernel of the family's table; see haetae_shuffle_avx2.c.)
+ */
+uint32_t kpqc_haetae_shuffle_portable(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len) {
+    for (size_t pos = 0; pos < len; pos++) {
+        const uint32_t b = buf[pos];
+        const uint64_t take = mask_le(b, i) & ~mask_le(HAETAE_N, i);
+        const uint64_t bit_b = UINT64_C(1) << (b & 63), bit_i = UINT64_C(1) << (i & 63);
+        uint64_t w_b[4], w_i[4], found = 0;
+        for (uint32_t w = 0; w < 4; w++) {
+            w_b[w] = mask_eq(w, b >> 6);
+            w_i[w] = mask_eq(w, i >> 6);
+            found |= c[w] & w_b[w];
+        }
+        const uint64_t in = 0 - (((found & bit_b) | (0 - (found & bit_b))) >> 63);
+        for (uint32_t w = 0; w < 4; w++) c[w] |= take & ((w_b[w] & bit_b & ~in) | (w_i[w] & bit_i & in));
+        i += (uint32_t)(take & 1);
+    }
+    return i;
+}
+
 /*
  * The challenge: a polynomial with coefficients in {0, 1} drawn from
  * SHAKE256(highbits || lsb || mu).  Modes 2 and 3 place tau ones by an
  * inside-out shuffle; mode 5 takes 256 hash bits and complements them when
  * more than half are set (ties broken by the first bit), giving weight
- * at most 128.  The hash output is declassified: it is the challenge of a
- * Fiat-Shamir transcript, published with the signature.
+ * at most 128.
+ *
+ * The signer derives c before it knows whether the attempt is accepted,
+ * and c of a rejected attempt must stay secret, so the derivation is
+ * constant-time: the shuffle reads a fixed number of blocks of the stream
+ * whatever their bytes, and only "they were not enough" is made public,
+ * an event of probability below 2^-100: one block for tau = 58 (more than
+ * 78 refused bytes of 136: below 2^-111), two for tau = 80 (more than 192
+ * of 272: below 2^-240).  Further blocks, if ever, one at a time.
+ * The verifier's inputs are public, and there the shuffle stops at the
+ * last byte it needs (is_secret = 0: about 70 bytes instead of 136 or
+ * 272, each with a few instructions instead of some 120).
  */
-void kpqc_haetae_challenge(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
-                      const uint8_t mu[HAETAE_SEEDBYTES]) {
-    kpqc_keccak st;
-    kpqc_shake256_init(&st);
-    kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
-    kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
-    if (p->tau < 128) {
-        uint8_t buf[KPQC_SHAKE256_RATE];
-        unsigned pos = 0;
-        kpqc_keccak_squeezeblocks(&st, buf, 1);
-        KPQC_CT_DECLASSIFY(buf, sizeof buf);
-        memset(c, 0, sizeof *c);
-        for (unsigned i = HAETAE_N - p->tau; i < HAETAE_N; i++) {
-            unsigned b;
-            do {
-                if (pos >= sizeof buf) {
-                    kpqc_keccak_squeezeblocks(&st, buf, 1);
-                    KPQC_CT_DECLASSIFY(buf, sizeof buf);
-                    pos = 0;
-                }
-                b = buf[pos++];
-            } while (b > i);
-            c->c[i] = c->c[b];
-            c->c[b] = 1;
-        }
-    } else {
-        uint8_t buf[HAETAE_N / 8];
-        unsigned weight = 0;
-        kpqc_keccak_squeeze(&st, buf, sizeof buf);
-        KPQC_CT_DECLASSIFY(buf, sizeof buf);
-        for (unsigned i = 0; i < sizeof buf; i++)
-            for (unsigned j = 0; j < 8; j++) weight += (buf[i] >> j) & 1;
-        uint8_t flip = (weight > 128 || (weight == 128 && (buf[0] & 1))) ? 0xff : 0;
-        for (unsigned i = 0; i < HAETAE_N; i++) c->c[i] = ((buf[i / 8] ^ flip) >> (i % 8)) & 1;
+#define CHALLENGE_MAX_BLOCKS 2
+static unsigned challenge_blocks(const struct haetae_params *p) { return p->tau <= 64 ? 1 : 2; }
+
+/* The shuffle on public bytes: bit i set when bit b already is. */
+static void shuffle_public(uint64_t c[4], unsigned tau, kpqc_keccak *st) {
+    uint8_t buf[KPQC_SHAKE256_RATE];
+    size_t pos = sizeof buf;
+    for (unsigned i = HAETAE_N - tau; i < HAETAE_N; i++) {
+        unsigned b;
+        do {
+            if (pos == sizeof buf) {
+                kpqc_keccak_squeezeblocks(st, buf, 1);
+                pos = 0;
+            }
+            b = buf[pos++];
+        } while (b > i);
+        c[i >> 6] |= ((c[b >> 6] >> (b & 63)) & 1) << (i & 63);
+        c[b >> 6] |= UINT64_C(1) << (b & 63);
     }
 }
 
-/* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
- * with the top value (2q - 2) / alpha_h wrapped to 0. */
-int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
-    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
-    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
-    hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
-    return hb;
+/* be: the kernels for secret inputs; NULL for public ones */
+static void challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c, const uint8_t *hb_lsb,
+                      const uint8_t mu[HAETAE_SEEDBYTES]) {
+    kpqc_keccak st;
+    uint64_t bits[4] = {0, 0, 0, 0};
+    kpqc_shake256_init(&st);
+    kpqc_keccak_absorb(&st, hb_lsb, kpqc_haetae_challenge_input_bytes(p));
+    kpqc_keccak_absorb(&st, mu, HAETAE_SEEDBYTES);
+    if (p->tau < 128 && be == NULL) {
+        shuffle_public(bits, p->tau, &st);
+    } else if (p->tau < 128) {
+        uint8_t buf[CHALLENGE_MAX_BLOCKS * KPQC_SHAKE256_RATE];
+        uint32_t i = HAETAE_N - p->tau;
+        kpqc_keccak_squeezeblocks(&st, buf, challenge_blocks(p));
+        i = be->shuffle(bits, i, buf, challenge_blocks(p) * KPQC_SHAKE256_RATE);
+        for (;;) {
+            uint32_t more = (uint32_t)(mask_le(HAETAE_N, i) == 0);
+            KPQC_CT_DECLASSIFY(&more, sizeof more);
+            if (!more) break;
+            kpqc_keccak_squeezeblocks(&st, buf, 1);
+            i = be->shuffle(bits, i, buf, KPQC_SHAKE256_RATE);
+        }
+        kpqc_wipe(buf, sizeof buf);
+    } else {
+        uint8_t buf[HAETAE_N / 8];
+        uint32_t weight = 0;
+        kpqc_keccak_squeeze(&st, buf, sizeof buf);
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned t = 0; t < 8; t++) bits[j] |= (uint64_t)buf[8 * j + t] << (8 * t);
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned t = 0; t < 64; t++) weight += (uint32_t)(bits[j] >> t) & 1;
+        /* complement when weight > 128, or weight = 128 and bit 0 is set */
+        uint64_t flip = ~mask_le(weight, 128) | (mask_le(weight, 128) & mask_le(128, weight) & (0 - (bits[0] & 1)));
+        for (unsigned j = 0; j < 4; j++) bits[j] ^= flip;
+        kpqc_wipe(buf, sizeof buf);
+    }
+    for (unsigned t = 0; t < HAETAE_N; t++) c->c[t] = (int32_t)((bits[t >> 6] >> (t & 63)) & 1);
+    kpqc_wipe(bits, sizeof bits);
+    kpqc_keccak_wipe(&st);
+}
+
+void kpqc_haetae_challenge(const struct haetae_params *p, const struct haetae_backend *be, hpoly *c,
+                           const uint8_t *hb_lsb, const uint8_t mu[HAETAE_SEEDBYTES]) {
+    challenge(p, be, c, hb_lsb, mu);
+}
+
+void kpqc_haetae_challenge_public(const struct haetae_params *p, hpoly *c, const uint8_t *hb_lsb,
+                             const uint8_t mu[HAETAE_SEEDBYTES]) {
+    challenge(p, NULL, c, hb_lsb, mu);
 }
 
 /* Modes 2, 3: one byte per coefficient, rest of the 288-byte slot zero;
@@ -228,11 +316,13 @@ void kpqc_haetae_pack_highbits(const struct haetae_params *p, uint8_t *buf, cons
         for (unsigned i = 0; i < HAETAE_N; i++) buf[i] = (uint8_t)w->c[i];
         return;
     }
-    for (unsigned i = 0; i < HAETAE_N; i++) {
-        uint32_t v = (uint32_t)w->c[i] & 0x1ff;
-        unsigned bit = 9 * i;
-        buf[bit / 8] |= (uint8_t)(v << (bit % 8));
-        buf[bit / 8 + 1] |= (uint8_t)(v >> (8 - bit % 8));
+    /* eight values fill nine bytes exactly: 64 bits, then the last
+     * value's top eight */
+    for (unsigned i = 0; i < HAETAE_N; i += 8, buf += 9) {
+        uint64_t acc = 0;
+        for (unsigned j = 0; j < 8; j++) acc |= (uint64_t)((uint32_t)w->c[i + j] & 0x1ff) << (9 * j);
+        for (unsigned j = 0; j < 8; j++) buf[j] = (uint8_t)(acc >> (8 * j));
+        buf[8] = (uint8_t)(((uint32_t)w->c[i + 7] & 0x1ff) >> 1);
     }
 }
 

@@ -49,24 +49,57 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
     return sizeof buf - pos;
 }
 
-int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
-                       const uint8_t *in, size_t len) {
-    uint8_t slot_sym[1u << SCALE_BITS];
+/* Decoding looks up one word per state: the slot's symbol, its frequency
+ * and the slot's offset in the symbol's range, so that each step waits on
+ * a single load before its multiplication. */
+struct decoder {
+    uint32_t slot_entry[1u << SCALE_BITS];
+    uint32_t x;
+    const uint8_t *in, *end;
+};
+
+static int decoder_init(struct decoder *d, const struct haetae_rans_table *t, const uint8_t *in, size_t len) {
     uint16_t start[64];
-    const uint8_t *end = in + len;
     if (len < 4) return -1;
     starts(start, t);
-    for (unsigned s = 0; s < t->nsym; s++) memset(slot_sym + start[s], (int)s, t->freq[s]);
-    uint32_t x = in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24;
-    in += 4;
-    if (x < STATE_LOW || x >= (STATE_LOW << 8)) return -1;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t slot = x & ((1u << SCALE_BITS) - 1);
-        unsigned s = slot_sym[slot];
-        sym[i] = (uint8_t)s;
-        x = t->freq[s] * (x >> SCALE_BITS) + slot - start[s];
-        while (x < STATE_LOW && in < end) x = (x << 8) | *in++;
+    for (unsigned s = 0; s < t->nsym; s++)
+        for (unsigned k = 0; k < t->freq[s]; k++) d->slot_entry[start[s] + k] = t->freq[s] | k << 11 | s << 21;
+    d->x = in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24;
+    d->in = in + 4;
+    d->end = in + len;
+    return (d->x < STATE_LOW || d->x >= (STATE_LOW << 8)) ? -1 : 0;
+}
+
+static inline uint8_t decode_step(struct decoder *d) {
+    uint32_t e = d->slot_entry[d->x & ((1u << SCALE_BITS) - 1)];
+    uint32_t x = (e & 0x7ff) * (d->x >> SCALE_BITS) + ((e >> 11) & 0x3ff);
+    while (x < STATE_LOW && d->in < d->end) x = (x << 8) | *d->in++;
+    d->x = x;
+    return (uint8_t)(e >> 21);
+}
+
+/* the decoder must end in the encoder's initial state, all bytes used */
+static int decoder_done(const struct decoder *d) { return (d->x == STATE_LOW && d->in == d->end) ? 0 : -1; }
+
+int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
+                       const uint8_t *in, size_t len) {
+    struct decoder d;
+    if (decoder_init(&d, t, in, len) != 0) return -1;
+    for (size_t i = 0; i < n; i++) sym[i] = decode_step(&d);
+    return decoder_done(&d);
+}
+
+/* Two independent codes side by side: two chains of dependent loads and
+ * multiplications overlap instead of running one after the other. */
+int kpqc_haetae_rans_decode_two(const struct haetae_rans_code *a, const struct haetae_rans_code *b) {
+    struct decoder da, db;
+    if (decoder_init(&da, a->t, a->in, a->len) != 0 || decoder_init(&db, b->t, b->in, b->len) != 0) return -1;
+    size_t i = 0;
+    for (; i < a->n && i < b->n; i++) {
+        a->sym[i] = decode_step(&da);
+        b->sym[i] = decode_step(&db);
     }
-    /* the decoder must end in the encoder's initial state, all bytes used */
-    return (x == STATE_LOW && in == end) ? 0 : -1;
+    for (size_t j = i; j < a->n; j++) a->sym[j] = decode_step(&da);
+    for (size_t j = i; j < b->n; j++) b->sym[j] = decode_step(&db);
+    return decoder_done(&da) | decoder_done(&db);
 }

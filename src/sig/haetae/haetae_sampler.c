@@ -23,8 +23,6 @@ typedef unsigned __int128 u128;
 
 #define CAND_BYTES HAETAE_CAND_BYTES
 
-typedef uint64_t (*cdt_fn)(uint64_t lo, uint32_t hi);
-
 /* floor(CDF(k) * 2^83), CDF of the half-Gaussian rho(k) = exp(-k^2/512),
  * k = 0..165, split at bit 42 so that both halves compare as signed 64-bit
  * differences (which vectorises), padded with 2^83 - 1 (never below an
@@ -149,10 +147,9 @@ struct cand {
     int64_t e;
 };
 
-/* One candidate from 26 bytes: 83 bits for the CDT, 48 for the acceptance
- * test, 72 for the fractional part. */
-static void gauss_candidate(struct cand *c, const uint8_t r[CAND_BYTES], cdt_fn cdt) {
-    uint64_t x = cdt(load_le(r, 8), (uint32_t)load_le(r + 8, 3) & 0x7ffff);
+/* One candidate from 26 bytes: 83 bits for the CDT (whose sample x is
+ * given), 48 for the acceptance test, 72 for the fractional part. */
+static void gauss_candidate(struct cand *c, const uint8_t r[CAND_BYTES], uint64_t x) {
     c->rej = load_le(r + 11, 6);
     hfix y = {load_le(r + 17, 6), load_le(r + 23, 3) | (x << 24)};
     c->v = (((y.lo >> 15) + 1) >> 1) + (y.hi << 32);
@@ -194,10 +191,10 @@ void kpqc_haetae_ct_compact(uint64_t *val, uint8_t *keep, size_t n, size_t max_d
     }
 }
 
-/* Up to sixteen candidates, their exponentials computed eight side by
- * side (independent multiply chains instead of one); cdt is the path's
- * CDT. */
-void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, size_t n, cdt_fn cdt) {
+/* Up to sixteen candidates given their CDT samples x, their exponentials
+ * computed eight side by side (independent multiply chains instead of
+ * one). */
+void kpqc_haetae_gauss16_from_cdt(struct haetae_cands *out, const uint8_t *r, size_t n, const uint64_t *x) {
     struct cand c[8];
     int64_t xi[8];
     uint64_t ex[8];
@@ -205,7 +202,7 @@ void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, siz
         const size_t m = n - at < 8 ? n - at : 8;
         memset(xi, 0, sizeof xi);
         for (size_t i = 0; i < m; i++) {
-            gauss_candidate(&c[i], r + (at + i) * CAND_BYTES, cdt);
+            gauss_candidate(&c[i], r + (at + i) * CAND_BYTES, x[at + i]);
             xi[i] = c[i].e;
         }
         kpqc_haetae_approx_exp8(ex, xi);
@@ -222,7 +219,13 @@ void kpqc_haetae_gauss16_generic(struct haetae_cands *out, const uint8_t *r, siz
 }
 
 void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n) {
-    kpqc_haetae_gauss16_generic(out, r, n, kpqc_haetae_cdt_sample_portable);
+    uint64_t x[HAETAE_CAND_BATCH];
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *c = r + i * CAND_BYTES;
+        x[i] = kpqc_haetae_cdt_sample_portable(load_le(c, 8), (uint32_t)load_le(c + 8, 3) & 0x7ffff);
+    }
+    kpqc_haetae_gauss16_from_cdt(out, r, n, x);
+    kpqc_wipe(x, sizeof x);
 }
 
 /*

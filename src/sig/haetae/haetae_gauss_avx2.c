@@ -1,0 +1,164 @@
+/*
+ * AVX2 build of the hyperball candidates (see haetae_sampler.c): four
+ * candidates in the four 64-bit lanes of a register, each step of the
+ * portable code done lane by lane on the same integers.  The CDT samples
+ * come from kpqc_haetae_cdt4_avx2; the square and the acceptance
+ * polynomial, which the portable code takes from 128-bit products, are
+ * exact sums of 32 x 32-bit products (vpmuludq).
+ */
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/x86_intrin.h"
+#include "haetae.h"
+
+#define MASK48 ((INT64_C(1) << 48) - 1)
+#define GROUPS (HAETAE_CAND_BATCH / 4)
+
+/* Four candidates' fields, one per lane. */
+struct lanes4 {
+    __m256i x, frac_lo, frac_hi, test;
+};
+
+/* The fields of up to sixteen 26-byte candidates (83 bits for the CDT, 48
+ * for the acceptance test, 72 for the fraction), CDT samples included;
+ * lanes from n on hold zeros.  t is scratch, left for the caller to wipe. */
+struct fields16 {
+    uint64_t lo[HAETAE_CAND_BATCH], test[HAETAE_CAND_BATCH], flo[HAETAE_CAND_BATCH], fhi[HAETAE_CAND_BATCH];
+    uint64_t x[HAETAE_CAND_BATCH];
+    uint32_t hi[HAETAE_CAND_BATCH];
+};
+static void load_candidates(struct lanes4 c[GROUPS], struct fields16 *t, const uint8_t *r, size_t n) {
+    for (size_t i = n; i < HAETAE_CAND_BATCH; i++) t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
+    for (size_t i = 0; i < n; i++) {
+        t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
+        const uint8_t *p = r + i * HAETAE_CAND_BYTES;
+        memcpy(&t->lo[i], p, 8);
+        memcpy(&t->hi[i], p + 8, 3);
+        t->hi[i] &= 0x7ffff;
+        memcpy(&t->test[i], p + 11, 6);
+        memcpy(&t->flo[i], p + 17, 6);
+        memcpy(&t->fhi[i], p + 23, 3);
+    }
+    for (size_t g = 0; g < GROUPS; g++) {
+        kpqc_haetae_cdt4_avx2(t->x + 4 * g, t->lo + 4 * g, t->hi + 4 * g);
+        c[g].x = _mm256_loadu_si256((const __m256i *)(t->x + 4 * g));
+        c[g].frac_lo = _mm256_loadu_si256((const __m256i *)(t->flo + 4 * g));
+        c[g].frac_hi = _mm256_loadu_si256((const __m256i *)(t->fhi + 4 * g));
+        c[g].test = _mm256_loadu_si256((const __m256i *)(t->test + 4 * g));
+    }
+}
+
+/* A candidate up to its exponent: the value, the square's limbs and xi. */
+struct square4 {
+    __m256i v, s_lo, s_hi, xi;
+};
+
+/*
+ * y = yh 2^48 + yl with yl < 2^48 and yh = x 2^24 + fraction < 2^32.  The
+ * square as kpqc_haetae_fix_square, s = floor((floor(yl^2 / 2^48) +
+ * 2 yl yh) / 2^28) + yh^2 2^20, from yl = a0 + a1 2^32 (a1 < 2^16):
+ * floor(yl^2 / 2^48) = floor((a0^2 / 2^32 + 2 a0 a1) / 2^16) + a1^2 2^16
+ * (the dropped low 32 bits of a0^2 never reach 2^48), and
+ * 2 yl yh = 2 (a0 yh mod 2^32) + 2^32 (2 floor(a0 yh / 2^32) + 2 a1 yh).
+ */
+static inline void square(struct square4 *s, const struct lanes4 *c) {
+    const __m256i one = _mm256_set1_epi64x(1), mask48 = _mm256_set1_epi64x(MASK48);
+    const __m256i mask32 = _mm256_set1_epi64x(0xffffffff);
+    const __m256i yl = c->frac_lo, yh = _mm256_or_si256(c->frac_hi, _mm256_slli_epi64(c->x, 24));
+    const __m256i a1 = _mm256_srli_epi64(yl, 32);
+    const __m256i t = _mm256_add_epi64(_mm256_srli_epi64(_mm256_mul_epu32(yl, yl), 32),
+                                       _mm256_slli_epi64(_mm256_mul_epu32(yl, a1), 1));
+    const __m256i low = _mm256_add_epi64(_mm256_srli_epi64(t, 16), _mm256_slli_epi64(_mm256_mul_epu32(a1, a1), 16));
+    const __m256i p0 = _mm256_mul_epu32(yl, yh), p1 = _mm256_mul_epu32(a1, yh);
+    const __m256i l = _mm256_add_epi64(_mm256_slli_epi64(_mm256_and_si256(p0, mask32), 1), low);
+    const __m256i h = _mm256_slli_epi64(_mm256_add_epi64(_mm256_srli_epi64(p0, 32), p1), 1);
+    const __m256i mid = _mm256_add_epi64(_mm256_slli_epi64(h, 4), _mm256_srli_epi64(l, 28)); /* (.) / 2^28 */
+    const __m256i hh = _mm256_mul_epu32(yh, yh);
+    const __m256i sum = _mm256_add_epi64(mid, _mm256_slli_epi64(_mm256_and_si256(hh, _mm256_set1_epi64x((1 << 28) - 1)), 20));
+    s->s_lo = _mm256_and_si256(sum, mask48);
+    s->s_hi = _mm256_add_epi64(_mm256_srli_epi64(sum, 48), _mm256_srli_epi64(hh, 28));
+    s->v = _mm256_add_epi64(_mm256_srli_epi64(_mm256_add_epi64(_mm256_srli_epi64(yl, 15), one), 1),
+                            _mm256_slli_epi64(yh, 32));
+    /* the exponent (y^2 - x^2) / 512 in 48 fractional bits, rounded */
+    __m256i e = _mm256_sub_epi64(s->s_hi, _mm256_slli_epi64(_mm256_mul_epu32(c->x, c->x), 20));
+    e = _mm256_add_epi64(_mm256_or_si256(_mm256_slli_epi64(e, 20), _mm256_srli_epi64(s->s_lo, 28)), one);
+    s->xi = _mm256_srli_epi64(e, 1);
+}
+
+/*
+ * One Horner step of kpqc_haetae_approx_exp8, ceil(r xi / 2^48) + c with
+ * |r| < 2^50 and 0 <= xi < 2^48, on a = r + 2^51 >= 0 (c then lowered by
+ * 8 xi): with a = aL + aH 2^32 and xi = xL + xH 2^32, a xi = R + 2^48 Q
+ * where Q = floor(m / 2^16) + aH xH 2^16, R = (aL xL mod 2^32) +
+ * (m mod 2^16) 2^32 < 2^48, m = floor(aL xL / 2^32) + aL xH + aH xL; the
+ * ceiling adds 1 when R is not 0.
+ */
+static inline __m256i horner_step(__m256i r, __m256i xi, __m256i xi_hi, __m256i c) {
+    const __m256i a = _mm256_add_epi64(r, _mm256_set1_epi64x(INT64_C(1) << 51));
+    const __m256i a_hi = _mm256_srli_epi64(a, 32);
+    const __m256i p0 = _mm256_mul_epu32(a, xi);
+    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(p0, 32),
+                                       _mm256_add_epi64(_mm256_mul_epu32(a, xi_hi), _mm256_mul_epu32(a_hi, xi)));
+    const __m256i rem = _mm256_or_si256(_mm256_and_si256(p0, _mm256_set1_epi64x(0xffffffff)),
+                                        _mm256_slli_epi64(_mm256_and_si256(m, _mm256_set1_epi64x(0xffff)), 32));
+    const __m256i up = _mm256_srli_epi64(_mm256_add_epi64(rem, _mm256_set1_epi64x(MASK48)), 48);
+    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 16), _mm256_slli_epi64(_mm256_mul_epu32(a_hi, xi_hi), 16));
+    return _mm256_add_epi64(_mm256_add_epi64(q, up), c);
+}
+
+/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for GROUPS x 4 values, the
+ * groups' chains of dependent multiplications side by side. */
+static inline void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
+    __m256i xi_hi[GROUPS], eight_xi[GROUPS];
+    for (size_t g = 0; g < groups; g++) {
+        xi_hi[g] = _mm256_srli_epi64(xi[g], 32);
+        eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
+        ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0]);
+    }
+    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
+        const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i]);
+        for (size_t g = 0; g < groups; g++)
+            ex[g] = horner_step(ex[g], xi[g], xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
+    }
+}
+
+void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
+    __m256i x[GROUPS], ex[GROUPS];
+    x[0] = _mm256_loadu_si256((const __m256i *)xi);
+    x[1] = _mm256_loadu_si256((const __m256i *)(xi + 4));
+    approx_exp(ex, x, 2);
+    _mm256_storeu_si256((__m256i *)out, ex[0]);
+    _mm256_storeu_si256((__m256i *)(out + 4), ex[1]);
+}
+
+/* The fields' scratch in memory is wiped; the vectors are registers (or
+ * the compiler's spills), as in the AVX-512 kernel. */
+void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    struct fields16 f;
+    struct lanes4 c[GROUPS];
+    struct square4 s[GROUPS];
+    __m256i xi[GROUPS], ex[GROUPS];
+    const size_t groups = (n + 3) / 4;
+    load_candidates(c, &f, r, n);
+    for (size_t g = 0; g < groups; g++) {
+        square(&s[g], &c[g]);
+        xi[g] = s[g].xi;
+    }
+    approx_exp(ex, xi, groups);
+    /* accepted when the 47 test bits are below exp(-xi); zero, which both
+     * halves of the line share, only when the last bit says so too */
+    const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
+    for (size_t g = 0; g < groups; g++) {
+        const __m256i test = c[g].test, v = s[g].v;
+        const __m256i below = _mm256_cmpgt_epi64(ex[g], _mm256_andnot_si256(one, test));
+        const __m256i nonzero = _mm256_xor_si256(_mm256_cmpeq_epi64(v, zero), _mm256_set1_epi64x(-1));
+        const __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(test, one));
+        const __m256i keep = _mm256_and_si256(below, _mm256_or_si256(nonzero, odd));
+        _mm256_storeu_si256((__m256i *)&out->v[4 * g], v);
+        _mm256_storeu_si256((__m256i *)&out->accept[4 * g], _mm256_and_si256(keep, one));
+        _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], s[g].s_lo);
+        _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], s[g].s_hi);
+    }
+    kpqc_wipe(&f, sizeof f);
+}
