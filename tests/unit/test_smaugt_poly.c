@@ -1,6 +1,7 @@
-/* SMAUG-T's product: every backend this CPU can run against a plain
- * schoolbook negacyclic product, on random and extreme inputs; bit-string packing
- * round trips for every width the scheme uses. */
+/* SMAUG-T's products: every backend this CPU can run against a plain
+ * schoolbook negacyclic product, for every shape the scheme uses (k x k,
+ * (k + 1) x k and 1 x k) and every modulus, on random and extreme inputs;
+ * bit-string packing round trips for every width the scheme uses. */
 #include <string.h>
 
 #include "harness.h"
@@ -16,27 +17,58 @@ static void schoolbook(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const i
         }
 }
 
+#define ROWS_MAX (SMAUGT_KMAX + 1)
+
+/* Inputs of one trial; kind 0 random, 1 the extremes (every a the most
+ * negative value, every s = -2: the largest sums), 2 every a the largest
+ * positive value and s = 1, 3 random a with a sparse ternary s. */
+static void fill(unsigned kind, kpqc_rng *rng, unsigned log_mod, uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N],
+                 int16_t s[SMAUGT_KMAX][SMAUGT_N], uint16_t start[ROWS_MAX][SMAUGT_N]) {
+    uint8_t rnd[2 * SMAUGT_N];
+    const unsigned sh = 16 - log_mod;
+    for (unsigned p = 0; p < ROWS_MAX * SMAUGT_KMAX; p++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            uint16_t v = (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
+            a[p][i] = kind == 1 ? (uint16_t)0x8000 : kind == 2 ? (uint16_t)(0x7FFF >> sh << sh) : (uint16_t)(v >> sh << sh);
+        }
+    }
+    for (unsigned j = 0; j < SMAUGT_KMAX; j++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned i = 0; i < SMAUGT_N; i++)
+            s[j][i] = kind == 1 ? -2 : kind == 2 ? 1 : kind == 3 ? (int16_t)(rnd[i] < 16 ? 1 - 2 * (rnd[i] & 1) : 0)
+                                                  : (int16_t)((int)(rnd[i] & 3) - 2);
+    }
+    for (unsigned i = 0; i < ROWS_MAX; i++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned c = 0; c < SMAUGT_N; c++) start[i][c] = (uint16_t)(rnd[2 * c] | rnd[2 * c + 1] << 8);
+    }
+}
+
 int main(void) {
     kpqc_nist_drbg d;
     kpqc_rng rng = test_rng(&d, 7);
     size_t nb;
     const kpqc_backend_info *const *backends = kpqc_smaugt_backends(&nb);
-    for (unsigned trial = 0; trial < 200; trial++) {
-        uint16_t a[SMAUGT_N], r0[SMAUGT_N], r1[SMAUGT_N], start[SMAUGT_N];
-        int16_t s[SMAUGT_N];
-        uint8_t rnd[3 * SMAUGT_N];
-        kpqc_randombytes(&rng, rnd, sizeof rnd);
-        for (unsigned i = 0; i < SMAUGT_N; i++) {
-            a[i] = trial == 0 ? 0xFFFF : (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
-            s[i] = trial == 1 ? -1 : (int16_t)((int)(rnd[2 * SMAUGT_N + i] % 7) - 3);
-            r0[i] = start[i] = (uint16_t)(rnd[i] * 257u);
-        }
-        schoolbook(r0, a, s);
+    static const unsigned log_mods[] = {4, 5, 7, 8, 9, 10, 11};
+    static uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N], want[ROWS_MAX][SMAUGT_N], got[ROWS_MAX][SMAUGT_N],
+        start[ROWS_MAX][SMAUGT_N];
+    static int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    for (unsigned trial = 0; trial < 120; trial++) {
+        const unsigned k = 1 + trial % SMAUGT_KMAX, log_mod = log_mods[trial % 7];
+        const unsigned rows = (trial / 4) % 3 == 0 ? k : (trial / 4) % 3 == 1 ? k + 1 : 1;
+        fill(trial < 8 ? 1 + trial % 3 : trial % 4, &rng, log_mod, a, s, start);
+        const uint16_t *ptr[ROWS_MAX * SMAUGT_KMAX];
+        for (unsigned p = 0; p < rows * k; p++) ptr[p] = a[p];
+        memcpy(want, start, sizeof want);
+        for (unsigned i = 0; i < rows; i++)
+            for (unsigned j = 0; j < k; j++) schoolbook(want[i], a[i * k + j], s[j]);
         for (size_t b = 0; b < nb; b++) {
             if (!kpqc_backend_usable(backends[b])) continue;
-            memcpy(r1, start, sizeof r1);
-            ((const kpqc_smaugt_backend *)backends[b])->mul_acc(r1, a, s);
-            CHECK_MSG(memcmp(r0, r1, sizeof r0) == 0, "%s product, trial %u", backends[b]->name, trial);
+            memcpy(got, start, sizeof got);
+            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, (const int16_t (*)[SMAUGT_N])s, rows, k, log_mod);
+            CHECK_MSG(memcmp(want, got, sizeof want) == 0, "%s product, trial %u (k %u, rows %u, log_mod %u)",
+                      backends[b]->name, trial, k, rows, log_mod);
         }
     }
     static const unsigned widths[] = {3, 4, 5, 7, 8, 9, 10, 11};

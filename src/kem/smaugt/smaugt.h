@@ -77,10 +77,14 @@ void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPO
  * smaugt_mul.c lists them and picks one per operation. */
 typedef struct kpqc_smaugt_backend {
     kpqc_backend_info info;
-    /* r += a * s in Z_{2^16}[x]/(x^256 + 1), with s small (secret) and a
-     * public.  Constant time: a dense product, no index or branch depends
-     * on s. */
-    void (*mul_acc)(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+    /* out[i] += sum_{j < k} a[i k + j] * s[j] for i < rows, in
+     * Z_{2^16}[x]/(x^256 + 1): a matrix of public polynomials times a
+     * vector of secret ones.  Every coefficient of a holds a value modulo
+     * 2^log_mod scaled to the top (log_mod <= 11), every coefficient of s
+     * is in [-2, 1] (any 2-bit secret encoding), k <= SMAUGT_KMAX.  Exact,
+     * and constant time: no index or branch depends on s. */
+    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
+                       unsigned rows, unsigned k, unsigned log_mod);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;

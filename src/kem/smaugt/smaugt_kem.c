@@ -75,16 +75,20 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     }
 
     /* b = e - A s */
+    uint16_t as[SMAUGT_KMAX][SMAUGT_N];
+    const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
     memcpy(e_seed, ext, SMAUGT_SEED_BYTES);
     expand_a(p, &a, ext + SMAUGT_SEED_BYTES);
+    memset(as, 0, sizeof as);
+    for (unsigned i = 0; i < p->k; i++)
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
+    be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
     for (unsigned i = 0; i < p->k; i++) {
-        smaugt_poly as = {{0}};
         e_seed[SMAUGT_SEED_BYTES] = (uint8_t)(p->k * i);
         kpqc_smaugt_gaussian(&b[i], e_seed, p->log_q);
-        for (unsigned j = 0; j < p->k; j++) be->mul_acc(as.c, a.a[i][j].c, s[j]);
-        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as.c[c]);
-        kpqc_wipe(&as, sizeof as);
+        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
     }
+    kpqc_wipe(as, sizeof as);
 
     memcpy(pk, ext + SMAUGT_SEED_BYTES, SMAUGT_SEED_BYTES);
     for (unsigned i = 0; i < p->k; i++) {
@@ -117,35 +121,41 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
         kpqc_smaugt_cbd(r[i], buf, p->cbd);
     }
 
-    /* c1 = round_p(A^T r) */
-    uint8_t *out = ct;
+    /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
+     * rows 0..k-1 give c1 = round_p(A^T r), row k gives
+     * c2 = round_p'(encode(mu) + <b, r>). */
+    uint16_t u[SMAUGT_KMAX + 1][SMAUGT_N];
+    const uint16_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        smaugt_poly c1 = {{0}};
-        for (unsigned j = 0; j < p->k; j++) be->mul_acc(c1.c, a.a[j][i].c, r[j]);
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = round_to(c1.c[c], p->log_p);
-        kpqc_smaugt_pack_bits(out, c1.c, p->log_p);
-        out += p->log_p * SMAUGT_N / 8;
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[j][i].c;
+        rows[p->k * p->k + i] = b[i].c;
     }
-
-    /* c2 = round_p'(encode(mu) + <b, r>) */
-    smaugt_poly c2;
+    memset(u, 0, p->k * sizeof u[0]);
+    uint16_t *c2 = u[p->k];
     if (p->timer) {
         /* D2: each of the 128 bits is put in coefficients i and i + 128. */
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
             uint16_t v = (uint16_t)(0x7FFFu & (0u - ((mu[i >> 3] >> (i & 7)) & 1u)));
-            c2.c[i] = c2.c[i + SMAUGT_N / 2] = v;
+            c2[i] = c2[i + SMAUGT_N / 2] = v;
         }
     } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++) c2.c[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
+        for (unsigned i = 0; i < SMAUGT_N; i++) c2[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
     }
-    for (unsigned j = 0; j < p->k; j++) be->mul_acc(c2.c, b[j].c, r[j]);
-    for (unsigned c = 0; c < SMAUGT_N; c++) c2.c[c] = round_to(c2.c[c], p->log_p2);
-    kpqc_smaugt_pack_bits(out, c2.c, p->log_p2);
+    be->matvec_acc(u, rows, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k, p->log_q);
+
+    uint8_t *out = ct;
+    for (unsigned i = 0; i < p->k; i++) {
+        for (unsigned c = 0; c < SMAUGT_N; c++) u[i][c] = round_to(u[i][c], p->log_p);
+        kpqc_smaugt_pack_bits(out, u[i], p->log_p);
+        out += p->log_p * SMAUGT_N / 8;
+    }
+    for (unsigned c = 0; c < SMAUGT_N; c++) c2[c] = round_to(c2[c], p->log_p2);
+    kpqc_smaugt_pack_bits(out, c2, p->log_p2);
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);
     kpqc_wipe(in, sizeof in);
-    kpqc_wipe(&c2, sizeof c2);
+    kpqc_wipe(u, sizeof u);
 }
 
 /* |x - (2^15 - 1)| in 16-bit arithmetic, as TiMER's D2 decoder defines it. */
@@ -156,18 +166,18 @@ static uint16_t flip_abs(uint16_t x) {
 }
 
 static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
-    smaugt_poly d, c1;
-    int16_t s[SMAUGT_N];
-    const uint8_t *in = ct;
+    smaugt_poly d, c1[SMAUGT_KMAX];
+    int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    const uint16_t *rows[SMAUGT_KMAX];
     kpqc_smaugt_unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_bits(c1.c, in, p->log_p);
-        in += p->log_p * SMAUGT_N / 8;
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = (uint16_t)(c1.c[c] << (16 - p->log_p));
-        kpqc_smaugt_unpack_secret(s, sk_pke + i * SMAUGT_SKPOLY_BYTES);
-        be->mul_acc(d.c, c1.c, s);
+        kpqc_smaugt_unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
+        for (unsigned c = 0; c < SMAUGT_N; c++) c1[i].c[c] = (uint16_t)(c1[i].c[c] << (16 - p->log_p));
+        kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        rows[i] = c1[i].c;
     }
+    be->matvec_acc(&d.c, rows, (const int16_t (*)[SMAUGT_N])s, 1, p->k, p->log_p);
     memset(mu, 0, p->msg_bytes);
     if (p->timer) {
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
