@@ -62,9 +62,13 @@ static inline size_t smaugt_cbd_seed_bytes(const smaugt_params *p) {
 /* The parameter sets (smaugt_kem.c). */
 extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt5_params, kpqc_timer_params;
 
-/* Samplers (smaugt_sample.c). */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs);
-void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q);
+/* Samplers (smaugt_sample.c), from the SHAKE256 output the caller drew:
+ * the fixed-weight secret takes 308 16-bit words then N/4 sign bytes, the
+ * Gaussian error 80 bytes per 64 coefficients. */
+#define SMAUGT_HWT_BYTES (2 * 308 + SMAUGT_N / 4)
+#define SMAUGT_GAUSS_BYTES (SMAUGT_N / 64 * 80)
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs);
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
 
 /* Packing (smaugt_pack.c): little-endian bit strings of `bits` per coefficient. */

@@ -26,18 +26,47 @@ typedef struct {
     smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
 } smaugt_matrix;
 
-/* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient. */
+/*
+ * SHAKE128 or SHAKE256 of seed || tag for n (at most four) tags of tag_len
+ * bytes, four sponges at a time: out[i] gets outlen bytes.  Lanes beyond n
+ * hash a dummy input into a scratch buffer.
+ */
+static void shake_tags(int shake256, uint8_t *const out[4], size_t outlen, const uint8_t seed[SMAUGT_SEED_BYTES],
+                       const uint8_t tags[4][2], size_t tag_len, unsigned n) {
+    uint8_t in[4][SMAUGT_SEED_BYTES + 2], scratch[SMAUGT_HWT_BYTES];
+    uint8_t *o[4];
+    for (unsigned i = 0; i < 4; i++) {
+        memcpy(in[i], seed, SMAUGT_SEED_BYTES);
+        memcpy(in[i] + SMAUGT_SEED_BYTES, tags[i < n ? i : 0], tag_len);
+        o[i] = i < n ? out[i] : scratch;
+    }
+    if (shake256)
+        kpqc_shake256x4(o[0], o[1], o[2], o[3], outlen, in[0], in[1], in[2], in[3], SMAUGT_SEED_BYTES + tag_len);
+    else
+        kpqc_shake128x4(o[0], o[1], o[2], o[3], outlen, in[0], in[1], in[2], in[3], SMAUGT_SEED_BYTES + tag_len);
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(scratch, sizeof scratch);
+}
+
+/* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient,
+ * four entries at a time. */
 static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t in[SMAUGT_SEED_BYTES + 2], buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
-    memcpy(in, seed, SMAUGT_SEED_BYTES);
-    for (unsigned i = 0; i < p->k; i++)
-        for (unsigned j = 0; j < p->k; j++) {
-            in[SMAUGT_SEED_BYTES] = (uint8_t)i;
-            in[SMAUGT_SEED_BYTES + 1] = (uint8_t)j;
-            kpqc_shake128(buf, p->log_q * SMAUGT_N / 8, in, sizeof in);
-            kpqc_smaugt_unpack_bits(m->a[i][j].c, buf, p->log_q);
-            for (unsigned c = 0; c < SMAUGT_N; c++) m->a[i][j].c[c] = (uint16_t)(m->a[i][j].c[c] << (16 - p->log_q));
+    uint8_t buf[4][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8], tags[4][2];
+    uint8_t *out[4] = {buf[0], buf[1], buf[2], buf[3]};
+    const unsigned n = p->k * p->k;
+    for (unsigned first = 0; first < n; first += 4) {
+        const unsigned batch = n - first < 4 ? n - first : 4;
+        for (unsigned t = 0; t < batch; t++) {
+            tags[t][0] = (uint8_t)((first + t) / p->k);
+            tags[t][1] = (uint8_t)((first + t) % p->k);
         }
+        shake_tags(0, out, p->log_q * SMAUGT_N / 8, seed, (const uint8_t (*)[2])tags, 2, batch);
+        for (unsigned t = 0; t < batch; t++) {
+            uint16_t *c = m->a[(first + t) / p->k][(first + t) % p->k].c;
+            kpqc_smaugt_unpack_bits(c, buf[t], p->log_q);
+            for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
+        }
+    }
 }
 
 static void unpack_b(const smaugt_params *p, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
@@ -54,40 +83,61 @@ static uint16_t round_to(uint16_t x, unsigned bits) {
 
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2], e_seed[SMAUGT_SEED_BYTES + 1];
+    uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     smaugt_poly b[SMAUGT_KMAX];
     smaugt_matrix a;
     kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
 
-    /* Secret: one fixed-weight polynomial per row, retrying a seed counter. */
+    /* Secret: one fixed-weight polynomial per row, from SHAKE256(seed || ik
+     * || counter); the k first tries are hashed side by side, a rejected
+     * seed (rare) is retried with the next counter. */
+    uint8_t tags[4][2], hwt_buf[SMAUGT_KMAX][SMAUGT_HWT_BYTES];
+    uint8_t *hwt_out[4] = {hwt_buf[0], hwt_buf[1], hwt_buf[2], hwt_buf[3]};
+    for (unsigned i = 0; i < p->k; i++) {
+        tags[i][0] = (uint8_t)(i * p->k);
+        tags[i][1] = 0;
+    }
+    shake_tags(1, hwt_out, SMAUGT_HWT_BYTES, ext, (const uint8_t (*)[2])tags, 2, p->k);
     memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
     for (unsigned i = 0; i < p->k; i++) {
-        hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
         unsigned counter = 0;
-        int rc;
-        do {
-            hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter++;
-            rc = kpqc_smaugt_hwt(s[i], hs_seed, p->hs);
+        int rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
+        KPQC_CT_DECLASSIFY(&rc, sizeof rc);
+        while (rc != 0 && ++counter < 256) {
+            hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
+            hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter;
+            kpqc_shake256(hwt_buf[i], SMAUGT_HWT_BYTES, hs_seed, sizeof hs_seed);
+            rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
             KPQC_CT_DECLASSIFY(&rc, sizeof rc);
-        } while (rc != 0 && counter < 256);
-        if (rc != 0) return KPQC_ERR_INTERNAL; /* probability far below 2^-1000 */
+        }
+        if (rc != 0) { /* probability far below 2^-1000 */
+            kpqc_wipe(hwt_buf, sizeof hwt_buf);
+            kpqc_wipe(ext, sizeof ext);
+            kpqc_wipe(s, sizeof s);
+            return KPQC_ERR_INTERNAL;
+        }
     }
+    kpqc_wipe(hwt_buf, sizeof hwt_buf);
 
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];
     const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
-    memcpy(e_seed, ext, SMAUGT_SEED_BYTES);
     expand_a(p, &a, ext + SMAUGT_SEED_BYTES);
     memset(as, 0, sizeof as);
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
     be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
+    /* e from SHAKE256(seed || ki), the k rows side by side */
+    uint8_t e_buf[SMAUGT_KMAX][SMAUGT_GAUSS_BYTES];
+    uint8_t *e_out[4] = {e_buf[0], e_buf[1], e_buf[2], e_buf[3]};
+    for (unsigned i = 0; i < p->k; i++) tags[i][0] = (uint8_t)(p->k * i);
+    shake_tags(1, e_out, SMAUGT_GAUSS_BYTES, ext, (const uint8_t (*)[2])tags, 1, p->k);
     for (unsigned i = 0; i < p->k; i++) {
-        e_seed[SMAUGT_SEED_BYTES] = (uint8_t)(p->k * i);
-        kpqc_smaugt_gaussian(&b[i], e_seed, p->log_q);
+        kpqc_smaugt_gaussian(&b[i], e_buf[i], p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
     }
+    kpqc_wipe(e_buf, sizeof e_buf);
     kpqc_wipe(as, sizeof as);
 
     memcpy(pk, ext + SMAUGT_SEED_BYTES, SMAUGT_SEED_BYTES);
@@ -99,7 +149,6 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     }
     kpqc_wipe(ext, sizeof ext);
     kpqc_wipe(hs_seed, sizeof hs_seed);
-    kpqc_wipe(e_seed, sizeof e_seed);
     kpqc_wipe(s, sizeof s);
     kpqc_wipe(b, sizeof b);
     return KPQC_OK;
@@ -110,16 +159,15 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     smaugt_matrix a;
     smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
-    uint8_t in[SMAUGT_SEED_BYTES + 1], buf[4 * SMAUGT_N / 8];
+    uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
     expand_a(p, &a, pk);
     unpack_b(p, b, pk + SMAUGT_SEED_BYTES);
 
-    memcpy(in, r_seed, SMAUGT_SEED_BYTES);
-    for (unsigned i = 0; i < p->k; i++) {
-        in[SMAUGT_SEED_BYTES] = (uint8_t)i;
-        kpqc_shake256(buf, smaugt_cbd_seed_bytes(p), in, sizeof in);
-        kpqc_smaugt_cbd(r[i], buf, p->cbd);
-    }
+    /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
+    uint8_t tags[4][2] = {{0}, {1}, {2}, {3}};
+    uint8_t *out4[4] = {buf[0], buf[1], buf[2], buf[3]};
+    shake_tags(1, out4, smaugt_cbd_seed_bytes(p), r_seed, (const uint8_t (*)[2])tags, 1, p->k);
+    for (unsigned i = 0; i < p->k; i++) kpqc_smaugt_cbd(r[i], buf[i], p->cbd);
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
@@ -154,7 +202,6 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);
-    kpqc_wipe(in, sizeof in);
     kpqc_wipe(u, sizeof u);
 }
 

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "common/ct.h"
-#include "common/keccak.h"
 #include "smaugt.h"
 
 #define HWT_RAND_WORDS 308 /* 16-bit words drawn for the 256 bounded draws */
+_Static_assert(SMAUGT_HWT_BYTES == 2 * HWT_RAND_WORDS + SMAUGT_N / 4, "HWT buffer layout");
 
 /*
  * s gets exactly hs non-zero coefficients of random sign.  Draw i picks a
@@ -22,14 +22,10 @@
  * seed whose 308 words run out is rejected, as the specification says, so
  * the caller retries with the next counter.
  */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs) {
-    uint8_t buf[2 * HWT_RAND_WORDS], sign[SMAUGT_N / 4];
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
+    const uint8_t *sign = buf + 2 * HWT_RAND_WORDS;
     uint16_t pick[SMAUGT_N];
-    kpqc_keccak k;
     int rc = 0;
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, seed, SMAUGT_SEED_BYTES + 2);
-    kpqc_keccak_squeeze(&k, buf, sizeof buf);
 
     unsigned next = SMAUGT_N;
     for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
@@ -50,7 +46,6 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 
         pick[i] = (uint16_t)(m >> 16);
     }
     if (rc == 0) {
-        kpqc_keccak_squeeze(&k, sign, sizeof sign);
         /* Coefficient i is non-zero iff its draw lands among the still
          * missing positions: pick < remaining, where remaining counts down. */
         int32_t remaining = SMAUGT_N - (int32_t)hs;
@@ -64,9 +59,6 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 
             s[i] = (int16_t)((-nonzero) & mask);
         }
     }
-    kpqc_keccak_wipe(&k);
-    kpqc_wipe(buf, sizeof buf);
-    kpqc_wipe(sign, sizeof sign);
     kpqc_wipe(pick, sizeof pick);
     return rc;
 }
@@ -78,9 +70,7 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 
  * functions of nine of them and the tenth is the sign.  The words take
  * their bytes column-wise from each 80-byte block of SHAKE256 output.
  */
-void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q) {
-    uint8_t buf[SMAUGT_N / 64 * 80];
-    kpqc_shake256(buf, sizeof buf, seed, SMAUGT_SEED_BYTES + 1);
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q) {
     for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
         const uint8_t *b = buf + 80 * blk;
         uint64_t x[10];
@@ -105,7 +95,6 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES +
         }
         kpqc_wipe(x, sizeof x);
     }
-    kpqc_wipe(buf, sizeof buf);
 }
 
 /* Sparse CBDs: a coefficient is non-zero when (b0 & b1) [3 bits] or
