@@ -83,6 +83,21 @@ int main(void) {
         for (unsigned i = 0; i < SMAUGT_N; i++)
             CHECK(((bytes[i * widths[w] / 8] >> (i * widths[w] % 8)) & 1) == (v[i] & 1));
     }
+    /* every backend's unpacking against the portable one, every width,
+     * random strings and all-ones */
+    for (unsigned bits = 2; bits <= 11; bits++)
+        for (unsigned trial = 0; trial < 4; trial++) {
+            uint8_t bytes[11 * SMAUGT_N / 8];
+            uint16_t want_v[SMAUGT_N], got_v[SMAUGT_N];
+            kpqc_randombytes(&rng, bytes, sizeof bytes);
+            if (trial == 0) memset(bytes, 0xFF, sizeof bytes);
+            kpqc_smaugt_unpack_bits(want_v, bytes, bits);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                ((const kpqc_smaugt_backend *)backends[b])->unpack_bits(got_v, bytes, bits);
+                CHECK_MSG(memcmp(want_v, got_v, sizeof want_v) == 0, "%s unpack, %u bits", backends[b]->name, bits);
+            }
+        }
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,
                kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");

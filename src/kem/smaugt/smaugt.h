@@ -53,10 +53,11 @@ static inline size_t smaugt_sk_pke_bytes(const smaugt_params *p) { return p->k *
 static inline size_t smaugt_sk_bytes(const smaugt_params *p) {
     return smaugt_sk_pke_bytes(p) + 32 + smaugt_pk_bytes(p);
 }
+static inline unsigned smaugt_cbd_width(enum smaugt_cbd kind) {
+    return kind == SMAUGT_SPARSE_CBD3 ? 3 : kind == SMAUGT_CBD1 ? 2 : 4;
+}
 static inline size_t smaugt_cbd_seed_bytes(const smaugt_params *p) {
-    return p->cbd == SMAUGT_SPARSE_CBD3 ? 3 * SMAUGT_N / 8
-         : p->cbd == SMAUGT_CBD1        ? 2 * SMAUGT_N / 8
-                                        : 4 * SMAUGT_N / 8;
+    return smaugt_cbd_width(p->cbd) * SMAUGT_N / 8;
 }
 
 /* The parameter sets (smaugt_kem.c). */
@@ -69,9 +70,11 @@ extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt
 #define SMAUGT_GAUSS_BYTES (SMAUGT_N / 64 * 80)
 int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs);
 void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+/* r from the unpacked smaugt_cbd_width(kind)-bit fields of its seed bytes. */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
 
-/* Packing (smaugt_pack.c): little-endian bit strings of `bits` per coefficient. */
+/* Packing (smaugt_pack.c): little-endian bit strings of `bits` per
+ * coefficient; these are the portable kernels of the tables' unpack. */
 void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
@@ -89,6 +92,9 @@ typedef struct kpqc_smaugt_backend {
      * and constant time: no index or branch depends on s. */
     void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
                        unsigned rows, unsigned k, unsigned log_mod);
+    /* kpqc_smaugt_unpack_bits for 2 <= bits <= 11 (reads exactly
+     * 32 * bits bytes). */
+    void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;

@@ -50,7 +50,7 @@ static void shake_tags(int shake256, uint8_t *const out[4], size_t outlen, const
 
 /* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient,
  * four entries at a time. */
-static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
+static void expand_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
     uint8_t buf[4][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8], tags[4][2];
     uint8_t *out[4] = {buf[0], buf[1], buf[2], buf[3]};
     const unsigned n = p->k * p->k;
@@ -63,15 +63,15 @@ static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t see
         shake_tags(0, out, p->log_q * SMAUGT_N / 8, seed, (const uint8_t (*)[2])tags, 2, batch);
         for (unsigned t = 0; t < batch; t++) {
             uint16_t *c = m->a[(first + t) / p->k][(first + t) % p->k].c;
-            kpqc_smaugt_unpack_bits(c, buf[t], p->log_q);
+            be->unpack_bits(c, buf[t], p->log_q);
             for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
         }
     }
 }
 
-static void unpack_b(const smaugt_params *p, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
+static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
+        be->unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] << (16 - p->log_q));
     }
 }
@@ -123,7 +123,7 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];
     const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
-    expand_a(p, &a, ext + SMAUGT_SEED_BYTES);
+    expand_a(p, be, &a, ext + SMAUGT_SEED_BYTES);
     memset(as, 0, sizeof as);
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
@@ -160,14 +160,19 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
     uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
-    expand_a(p, &a, pk);
-    unpack_b(p, b, pk + SMAUGT_SEED_BYTES);
+    expand_a(p, be, &a, pk);
+    unpack_b(p, be, b, pk + SMAUGT_SEED_BYTES);
 
     /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
     uint8_t tags[4][2] = {{0}, {1}, {2}, {3}};
     uint8_t *out4[4] = {buf[0], buf[1], buf[2], buf[3]};
     shake_tags(1, out4, smaugt_cbd_seed_bytes(p), r_seed, (const uint8_t (*)[2])tags, 1, p->k);
-    for (unsigned i = 0; i < p->k; i++) kpqc_smaugt_cbd(r[i], buf[i], p->cbd);
+    for (unsigned i = 0; i < p->k; i++) {
+        uint16_t field[SMAUGT_N];
+        be->unpack_bits(field, buf[i], smaugt_cbd_width(p->cbd));
+        kpqc_smaugt_cbd(r[i], field, p->cbd);
+        kpqc_wipe(field, sizeof field);
+    }
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
@@ -216,10 +221,10 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     smaugt_poly d, c1[SMAUGT_KMAX];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     const uint16_t *rows[SMAUGT_KMAX];
-    kpqc_smaugt_unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
+    be->unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
+        be->unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
         for (unsigned c = 0; c < SMAUGT_N; c++) c1[i].c[c] = (uint16_t)(c1[i].c[c] << (16 - p->log_p));
         kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
         rows[i] = c1[i].c;

@@ -36,7 +36,8 @@ static void matvec_acc_portable(uint16_t (*out)[SMAUGT_N], const uint16_t *const
         for (unsigned j = 0; j < k; j++) mul_acc(out[i], a[i * k + j], s[j]);
 }
 
-const kpqc_smaugt_backend kpqc_smaugt_backend_portable = {{"portable", 0}, matvec_acc_portable};
+const kpqc_smaugt_backend kpqc_smaugt_backend_portable = {{"portable", 0}, matvec_acc_portable,
+                                                          kpqc_smaugt_unpack_bits};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX2

@@ -15,6 +15,8 @@
  * inverse reduces its sums after every layer.  Everything is arithmetic on
  * whole vectors: no branch or address depends on the data.
  */
+#include <string.h>
+
 #include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "smaugt.h"
@@ -153,26 +155,26 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a,
                             unsigned rows, unsigned k, unsigned log_mod) {
     const smaugt_ntt_prime *pr = kpqc_smaugt_ntt_primes;
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
-    ntt_poly sh[SMAUGT_KMAX][2], shq[SMAUGT_KMAX][2], acc[2], x;
+    ntt_poly sh[SMAUGT_KMAX][2], acc[2], x;
 
     for (unsigned j = 0; j < k; j++)
         for (unsigned p = 0; p < 2; p++) {
-            const __m256i qinv = _mm256_set1_epi16(pr[p].qinv);
             for (unsigned i = 0; i < 16; i++) sh[j][p].v[i] = _mm256_loadu_si256((const __m256i *)(s[j] + 16 * i));
             ntt(&sh[j][p], &pr[p]);
             reduce_all(&sh[j][p], &pr[p]);
-            for (unsigned i = 0; i < 16; i++) shq[j][p].v[i] = _mm256_mullo_epi16(sh[j][p].v[i], qinv);
         }
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned j = 0; j < k; j++) {
             const uint16_t *row = a[r * k + j];
             for (unsigned p = 0; p < 2; p++) {
                 const __m256i q = _mm256_set1_epi16(pr[p].q), v = _mm256_set1_epi16(pr[p].barrett);
+                const __m256i qinv = _mm256_set1_epi16(pr[p].qinv);
                 for (unsigned i = 0; i < 16; i++)
                     x.v[i] = _mm256_sra_epi16(_mm256_loadu_si256((const __m256i *)(row + 16 * i)), shift);
                 ntt(&x, &pr[p]);
                 for (unsigned i = 0; i < 16; i++) {
-                    __m256i m = montmul(x.v[i], sh[j][p].v[i], shq[j][p].v[i], q);
+                    const __m256i b = sh[j][p].v[i];
+                    __m256i m = montmul(x.v[i], b, _mm256_mullo_epi16(b, qinv), q);
                     acc[p].v[i] = j == 0 ? m : barrett(_mm256_add_epi16(acc[p].v[i], m), q, v);
                 }
             }
@@ -190,9 +192,41 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a,
             _mm256_storeu_si256(o, _mm256_add_epi16(_mm256_loadu_si256(o), _mm256_sll_epi16(y, shift)));
         }
     }
-    kpqc_wipe(sh, sizeof sh);
-    kpqc_wipe(shq, sizeof shq);
+    kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
     kpqc_wipe(acc, sizeof acc);
 }
 
-const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2};
+/*
+ * Unpacking 16 fields per step: each group of 8 fields is `bits` bytes;
+ * the 16 bytes from a group's start go to both halves of a register, a
+ * byte shuffle gives each 32-bit lane the three bytes its field touches,
+ * a variable shift and a mask cut the field out.  The input is copied into
+ * a padded buffer first, so the last loads stay inside it.
+ */
+static void unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
+    uint8_t buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8 + 16] = {0};
+    uint8_t ctl[32];
+    uint32_t off[8];
+    memcpy(buf, in, bits * SMAUGT_N / 8);
+    for (unsigned c = 0; c < 8; c++) {
+        const unsigned first = c * bits / 8;
+        for (unsigned t = 0; t < 3; t++) ctl[4 * c + t] = (uint8_t)(first + t);
+        ctl[4 * c + 3] = 0x80; /* zero */
+        off[c] = c * bits % 8;
+    }
+    const __m256i shuf = _mm256_loadu_si256((const __m256i *)ctl), shift = _mm256_loadu_si256((const __m256i *)off);
+    const __m256i mask = _mm256_set1_epi32((1 << bits) - 1);
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
+        const uint8_t *g = buf + 2 * it * bits;
+        __m256i g0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
+        __m256i g1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(g + bits)));
+        g0 = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(g0, shuf), shift), mask);
+        g1 = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(g1, shuf), shift), mask);
+        /* packus interleaves the halves: qwords g0 0-3, g1 0-3, g0 4-7, g1 4-7 */
+        __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(g0, g1), 0xD8);
+        _mm256_storeu_si256((__m256i *)(v + 16 * it), w);
+    }
+    kpqc_wipe(buf, sizeof buf); /* r's seed bytes pass through here */
+}
+
+const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2, unpack_bits_avx2};

@@ -98,27 +98,20 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES],
 }
 
 /* Sparse CBDs: a coefficient is non-zero when (b0 & b1) [3 bits] or
- * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1. */
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind) {
-    unsigned width = kind == SMAUGT_SPARSE_CBD3 ? 3 : kind == SMAUGT_CBD1 ? 2 : 4;
-    uint32_t acc = 0;
-    unsigned have = 0, o = 0;
-    for (unsigned i = 0; i < SMAUGT_N; i++) {
-        while (have < width) {
-            acc |= (uint32_t)buf[o++] << have;
-            have += 8;
+ * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1.  The
+ * branch is on the public parameter set only. */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind) {
+    if (kind == SMAUGT_CBD1) {
+        for (unsigned i = 0; i < SMAUGT_N; i++) r[i] = (int16_t)((field[i] & 1) - ((field[i] >> 1) & 1));
+    } else if (kind == SMAUGT_SPARSE_CBD3) {
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            int16_t nz = (int16_t)(field[i] & (field[i] >> 1) & 1), sg = (int16_t)((field[i] >> 2) & 1);
+            r[i] = (int16_t)(nz - 2 * (nz & sg));
         }
-        uint32_t b0 = acc & 1, b1 = (acc >> 1) & 1, b2 = (acc >> 2) & 1, b3 = (acc >> 3) & 1;
-        acc >>= width;
-        have -= width;
-        int32_t v;
-        if (width == 2) { /* the branch is on the public parameter set only */
-            v = (int32_t)b0 - (int32_t)b1;
-        } else {
-            uint32_t nz = width == 3 ? (b0 & b1) : ((b0 | b1) & b2);
-            uint32_t sg = width == 3 ? b2 : b3;
-            v = (int32_t)nz * (1 - 2 * (int32_t)sg);
+    } else {
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            int16_t nz = (int16_t)((field[i] | (field[i] >> 1)) & (field[i] >> 2) & 1), sg = (int16_t)((field[i] >> 3) & 1);
+            r[i] = (int16_t)(nz - 2 * (nz & sg));
         }
-        r[i] = (int16_t)v;
     }
 }
