@@ -100,6 +100,10 @@ typedef struct kpqc_smaugt_backend {
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
+void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits); /* AVX-512 reuses it */
+#endif
+#ifdef KPQC_ISA_AVX512
+extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx512;
 #endif
 const kpqc_smaugt_backend *kpqc_smaugt_select_backend(void);
 const kpqc_backend_info *const *kpqc_smaugt_backends(size_t *n);

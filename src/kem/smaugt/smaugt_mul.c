@@ -40,6 +40,9 @@ const kpqc_smaugt_backend kpqc_smaugt_backend_portable = {{"portable", 0}, matve
                                                           kpqc_smaugt_unpack_bits};
 
 static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_smaugt_backend_avx512.info,
+#endif
 #ifdef KPQC_ISA_AVX2
     &kpqc_smaugt_backend_avx2.info,
 #endif

@@ -1,0 +1,89 @@
+/*
+ * AVX-512 kernels: the exact product by two NTTs (smaugt_ntt_core.h) with
+ * both primes in one register, 7681 in the low sixteen 16-bit lanes and
+ * 10753 in the high sixteen, so each transform, pointwise product and
+ * reduction serves both primes at once.  Unpacking is AVX2's.
+ */
+#include "common/ct.h"
+#include "common/x86_intrin.h"
+#include "smaugt.h"
+#include "smaugt_ntt.h"
+
+typedef __m512i vec;
+#define NTT_CONSTS smaugt_ntt_consts32
+#define V_ADD _mm512_add_epi16
+#define V_SUB _mm512_sub_epi16
+#define V_MULLO _mm512_mullo_epi16
+#define V_MULHI _mm512_mulhi_epi16
+#define V_SRAI _mm512_srai_epi16
+#define V_SET1 _mm512_set1_epi16
+#define V_LOAD(p) _mm512_loadu_si512((const void *)(p))
+
+/* 16 x 16 transpose in each 256-bit half: the 8 x 8 transposes of AVX2 run
+ * in every 128-bit lane, then each half's lanes are exchanged by one
+ * two-source qword permutation. */
+static inline void transpose16(vec x[16]) {
+    vec c[16];
+    for (unsigned h = 0; h < 2; h++) {
+        const vec *r = x + 8 * h;
+        vec a[8], b[8];
+        for (unsigned i = 0; i < 4; i++) {
+            a[2 * i] = _mm512_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
+            a[2 * i + 1] = _mm512_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
+        }
+        for (unsigned i = 0; i < 2; i++) {
+            b[4 * i + 0] = _mm512_unpacklo_epi32(a[4 * i], a[4 * i + 2]);
+            b[4 * i + 1] = _mm512_unpackhi_epi32(a[4 * i], a[4 * i + 2]);
+            b[4 * i + 2] = _mm512_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
+            b[4 * i + 3] = _mm512_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            c[8 * h + 2 * i] = _mm512_unpacklo_epi64(b[i], b[i + 4]);
+            c[8 * h + 2 * i + 1] = _mm512_unpackhi_epi64(b[i], b[i + 4]);
+        }
+    }
+    /* per 256-bit half, as AVX2's permute2x128: low lanes of c[j] and
+     * c[8 + j] make column j, high lanes column j + 8 */
+    const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    for (unsigned j = 0; j < 8; j++) {
+        x[j] = _mm512_permutex2var_epi64(c[j], lo, c[8 + j]);
+        x[j + 8] = _mm512_permutex2var_epi64(c[j], hi, c[8 + j]);
+    }
+}
+
+#include "smaugt_ntt_core.h"
+#include "smaugt_ntt_crt.h"
+
+static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
+                              unsigned rows, unsigned k, unsigned log_mod) {
+    const NTT_CONSTS *c = &kpqc_smaugt_ntt32;
+    const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
+    vec sh[SMAUGT_KMAX][16], acc[16], x[16];
+
+    for (unsigned j = 0; j < k; j++) {
+        for (unsigned i = 0; i < 16; i++)
+            sh[j][i] = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(s[j] + 16 * i)));
+        ntt_forward(sh[j], c);
+        reduce16(sh[j], c);
+    }
+    for (unsigned r = 0; r < rows; r++) {
+        for (unsigned j = 0; j < k; j++) {
+            for (unsigned i = 0; i < 16; i++)
+                x[i] = _mm512_sra_epi16(
+                    _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(a[r * k + j] + 16 * i))), shift);
+            ntt_forward(x, c);
+            pointwise_acc(acc, x, sh[j], j == 0, c);
+        }
+        ntt_inverse(acc, c);
+        for (unsigned i = 0; i < 16; i++) {
+            __m256i y = crt(_mm512_castsi512_si256(acc[i]), _mm512_extracti64x4_epi64(acc[i], 1));
+            __m256i *o = (__m256i *)(out[r] + 16 * i);
+            _mm256_storeu_si256(o, _mm256_add_epi16(_mm256_loadu_si256(o), _mm256_sll_epi16(y, shift)));
+        }
+    }
+    kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
+    kpqc_wipe(acc, sizeof acc);
+}
+
+const kpqc_smaugt_backend kpqc_smaugt_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
+                                                        matvec_acc_avx512, kpqc_smaugt_unpack_bits_avx2};
