@@ -80,6 +80,19 @@ void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned b
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 
+/* Independent Keccak sponges run side by side on the four-way permutation
+ * (smaugt_sponge.c): SHAKE (dsep 0x1f) or SHA3 (0x06) of `in` at `rate`
+ * bytes per block, outlen bytes to `out`. */
+typedef struct smaugt_sponge_job {
+    const uint8_t *in;
+    size_t inlen;
+    uint8_t *out;
+    size_t outlen;
+    unsigned rate;
+    uint8_t dsep;
+} smaugt_sponge_job;
+void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n);
+
 /* The family's kernel table (see common/cpu.h): one per backend,
  * smaugt_mul.c lists them and picks one per operation. */
 typedef struct kpqc_smaugt_backend {

@@ -26,46 +26,43 @@ typedef struct {
     smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
 } smaugt_matrix;
 
-/*
- * SHAKE128 or SHAKE256 of seed || tag for n (at most four) tags of tag_len
- * bytes, four sponges at a time: out[i] gets outlen bytes.  Lanes beyond n
- * hash a dummy input into a scratch buffer.
- */
-static void shake_tags(int shake256, uint8_t *const out[4], size_t outlen, const uint8_t seed[SMAUGT_SEED_BYTES],
-                       const uint8_t tags[4][2], size_t tag_len, unsigned n) {
-    uint8_t in[4][SMAUGT_SEED_BYTES + 2], scratch[SMAUGT_HWT_BYTES];
-    uint8_t *o[4];
-    for (unsigned i = 0; i < 4; i++) {
-        memcpy(in[i], seed, SMAUGT_SEED_BYTES);
-        memcpy(in[i] + SMAUGT_SEED_BYTES, tags[i < n ? i : 0], tag_len);
-        o[i] = i < n ? out[i] : scratch;
-    }
-    if (shake256)
-        kpqc_shake256x4(o[0], o[1], o[2], o[3], outlen, in[0], in[1], in[2], in[3], SMAUGT_SEED_BYTES + tag_len);
-    else
-        kpqc_shake128x4(o[0], o[1], o[2], o[3], outlen, in[0], in[1], in[2], in[3], SMAUGT_SEED_BYTES + tag_len);
-    kpqc_wipe(in, sizeof in);
-    kpqc_wipe(scratch, sizeof scratch);
+static smaugt_sponge_job sponge_job(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen, unsigned rate,
+                                     uint8_t dsep) {
+    smaugt_sponge_job j = {in, inlen, out, outlen, rate, dsep};
+    return j;
 }
 
-/* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient,
- * four entries at a time. */
-static void expand_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t buf[4][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8], tags[4][2];
-    uint8_t *out[4] = {buf[0], buf[1], buf[2], buf[3]};
-    const unsigned n = p->k * p->k;
-    for (unsigned first = 0; first < n; first += 4) {
-        const unsigned batch = n - first < 4 ? n - first : 4;
-        for (unsigned t = 0; t < batch; t++) {
-            tags[t][0] = (uint8_t)((first + t) / p->k);
-            tags[t][1] = (uint8_t)((first + t) % p->k);
-        }
-        shake_tags(0, out, p->log_q * SMAUGT_N / 8, seed, (const uint8_t (*)[2])tags, 2, batch);
-        for (unsigned t = 0; t < batch; t++) {
-            uint16_t *c = m->a[(first + t) / p->k][(first + t) % p->k].c;
-            be->unpack_bits(c, buf[t], p->log_q);
-            for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
-        }
+/* Inputs seed || tag of the hashes derived from one seed. */
+typedef uint8_t smaugt_tagged_seed[SMAUGT_SEED_BYTES + 2];
+
+static void tag_seed(smaugt_tagged_seed in, const uint8_t seed[SMAUGT_SEED_BYTES], uint8_t t0, uint8_t t1) {
+    memcpy(in, seed, SMAUGT_SEED_BYTES);
+    in[SMAUGT_SEED_BYTES] = t0;
+    in[SMAUGT_SEED_BYTES + 1] = t1;
+}
+
+/* A's bytes: entry (i, j) is SHAKE128(A-seed || i || j), log_q bits per
+ * coefficient; a_jobs queues the k^2 hashes, unpack_a decodes them. */
+typedef struct {
+    smaugt_tagged_seed in[SMAUGT_KMAX * SMAUGT_KMAX];
+    uint8_t out[SMAUGT_KMAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
+} smaugt_a_bytes;
+
+static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a_bytes *ab,
+                       const uint8_t seed[SMAUGT_SEED_BYTES]) {
+    for (unsigned e = 0; e < p->k * p->k; e++) {
+        tag_seed(ab->in[e], seed, (uint8_t)(e / p->k), (uint8_t)(e % p->k));
+        jobs[e] = sponge_job(ab->in[e], SMAUGT_SEED_BYTES + 2, ab->out[e], p->log_q * SMAUGT_N / 8,
+                             KPQC_SHAKE128_RATE, 0x1f);
+    }
+    return p->k * p->k;
+}
+
+static void unpack_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const smaugt_a_bytes *ab) {
+    for (unsigned e = 0; e < p->k * p->k; e++) {
+        uint16_t *c = m->a[e / p->k][e % p->k].c;
+        be->unpack_bits(c, ab->out[e], p->log_q);
+        for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
     }
 }
 
@@ -89,16 +86,28 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     smaugt_matrix a;
     kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
 
-    /* Secret: one fixed-weight polynomial per row, from SHAKE256(seed || ik
-     * || counter); the k first tries are hashed side by side, a rejected
-     * seed (rare) is retried with the next counter. */
-    uint8_t tags[4][2], hwt_buf[SMAUGT_KMAX][SMAUGT_HWT_BYTES];
-    uint8_t *hwt_out[4] = {hwt_buf[0], hwt_buf[1], hwt_buf[2], hwt_buf[3]};
+    /* Every hash of the key at once: the secret's SHAKE256(seed || ik ||
+     * 0) per row (the longest first), the error's SHAKE256(seed || ki),
+     * and A. */
+    smaugt_tagged_seed hwt_in[SMAUGT_KMAX], e_in[SMAUGT_KMAX];
+    uint8_t hwt_buf[SMAUGT_KMAX][SMAUGT_HWT_BYTES], e_buf[SMAUGT_KMAX][SMAUGT_GAUSS_BYTES];
+    smaugt_sponge_job jobs[2 * SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
+    smaugt_a_bytes ab;
+    unsigned n = 0;
     for (unsigned i = 0; i < p->k; i++) {
-        tags[i][0] = (uint8_t)(i * p->k);
-        tags[i][1] = 0;
+        tag_seed(hwt_in[i], ext, (uint8_t)(i * p->k), 0);
+        jobs[n++] = sponge_job(hwt_in[i], SMAUGT_SEED_BYTES + 2, hwt_buf[i], SMAUGT_HWT_BYTES, KPQC_SHAKE256_RATE, 0x1f);
     }
-    shake_tags(1, hwt_out, SMAUGT_HWT_BYTES, ext, (const uint8_t (*)[2])tags, 2, p->k);
+    for (unsigned i = 0; i < p->k; i++) {
+        tag_seed(e_in[i], ext, (uint8_t)(p->k * i), 0);
+        jobs[n++] = sponge_job(e_in[i], SMAUGT_SEED_BYTES + 1, e_buf[i], SMAUGT_GAUSS_BYTES, KPQC_SHAKE256_RATE, 0x1f);
+    }
+    n += a_jobs(p, jobs + n, &ab, ext + SMAUGT_SEED_BYTES);
+    kpqc_smaugt_sponges(jobs, n);
+    unpack_a(p, be, &a, &ab);
+
+    /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
+     * is retried with the next counter. */
     memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
     for (unsigned i = 0; i < p->k; i++) {
         unsigned counter = 0;
@@ -113,26 +122,25 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
         }
         if (rc != 0) { /* probability far below 2^-1000 */
             kpqc_wipe(hwt_buf, sizeof hwt_buf);
+            kpqc_wipe(e_buf, sizeof e_buf);
+            kpqc_wipe(hwt_in, sizeof hwt_in);
+            kpqc_wipe(e_in, sizeof e_in);
             kpqc_wipe(ext, sizeof ext);
             kpqc_wipe(s, sizeof s);
             return KPQC_ERR_INTERNAL;
         }
     }
     kpqc_wipe(hwt_buf, sizeof hwt_buf);
+    kpqc_wipe(hwt_in, sizeof hwt_in);
+    kpqc_wipe(e_in, sizeof e_in);
 
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];
     const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
-    expand_a(p, be, &a, ext + SMAUGT_SEED_BYTES);
     memset(as, 0, sizeof as);
     for (unsigned i = 0; i < p->k; i++)
         for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
     be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
-    /* e from SHAKE256(seed || ki), the k rows side by side */
-    uint8_t e_buf[SMAUGT_KMAX][SMAUGT_GAUSS_BYTES];
-    uint8_t *e_out[4] = {e_buf[0], e_buf[1], e_buf[2], e_buf[3]};
-    for (unsigned i = 0; i < p->k; i++) tags[i][0] = (uint8_t)(p->k * i);
-    shake_tags(1, e_out, SMAUGT_GAUSS_BYTES, ext, (const uint8_t (*)[2])tags, 1, p->k);
     for (unsigned i = 0; i < p->k; i++) {
         kpqc_smaugt_gaussian(&b[i], e_buf[i], p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
@@ -154,19 +162,24 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     return KPQC_OK;
 }
 
-static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const uint8_t *pk, const uint8_t *mu,
-                       const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
-    smaugt_matrix a;
+/* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
+ * together with other things). */
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_matrix *a,
+                       const uint8_t *pk, const uint8_t *mu, const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
     smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
     uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
-    expand_a(p, be, &a, pk);
     unpack_b(p, be, b, pk + SMAUGT_SEED_BYTES);
 
     /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
-    uint8_t tags[4][2] = {{0}, {1}, {2}, {3}};
-    uint8_t *out4[4] = {buf[0], buf[1], buf[2], buf[3]};
-    shake_tags(1, out4, smaugt_cbd_seed_bytes(p), r_seed, (const uint8_t (*)[2])tags, 1, p->k);
+    smaugt_tagged_seed in[SMAUGT_KMAX];
+    smaugt_sponge_job jobs[SMAUGT_KMAX];
+    for (unsigned i = 0; i < p->k; i++) {
+        tag_seed(in[i], r_seed, (uint8_t)i, 0);
+        jobs[i] = sponge_job(in[i], SMAUGT_SEED_BYTES + 1, buf[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE, 0x1f);
+    }
+    kpqc_smaugt_sponges(jobs, p->k);
+    kpqc_wipe(in, sizeof in);
     for (unsigned i = 0; i < p->k; i++) {
         uint16_t field[SMAUGT_N];
         be->unpack_bits(field, buf[i], smaugt_cbd_width(p->cbd));
@@ -180,7 +193,7 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     uint16_t u[SMAUGT_KMAX + 1][SMAUGT_N];
     const uint16_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[j][i].c;
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->a[j][i].c;
         rows[p->k * p->k + i] = b[i].c;
     }
     memset(u, 0, p->k * sizeof u[0]);
@@ -259,53 +272,59 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     return rc;
 }
 
-/* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
-static void derive(const smaugt_params *p, uint8_t out[64], const uint8_t *mu, const uint8_t *pk) {
-    uint8_t hpk[32];
-    kpqc_keccak k;
-    kpqc_sha3_256(hpk, pk, smaugt_pk_bytes(p));
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, mu, p->msg_bytes);
-    kpqc_keccak_absorb(&k, hpk, sizeof hpk);
-    kpqc_keccak_squeeze(&k, out, 64);
-    kpqc_keccak_wipe(&k);
+/* The hashes of pk (and of ct, for decapsulation) with A's, in one queue. */
+static void hash_with_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *a, const uint8_t *pk,
+                        uint8_t hpk[32], const uint8_t *ct, uint8_t hct[32]) {
+    smaugt_sponge_job jobs[2 + SMAUGT_KMAX * SMAUGT_KMAX];
+    smaugt_a_bytes ab;
+    unsigned n = 0;
+    jobs[n++] = sponge_job(pk, smaugt_pk_bytes(p), hpk, 32, KPQC_SHA3_256_RATE, 0x06);
+    if (ct != NULL) jobs[n++] = sponge_job(ct, smaugt_ct_bytes(p), hct, 32, KPQC_SHA3_256_RATE, 0x06);
+    n += a_jobs(p, jobs + n, &ab, pk);
+    kpqc_smaugt_sponges(jobs, n);
+    unpack_a(p, be, a, &ab);
 }
 
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
-    uint8_t mu[SMAUGT_MSG_MAX], seeds[64];
-    int rc = kpqc_randombytes(rng, mu, p->msg_bytes);
+    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
+    uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
+    smaugt_matrix a;
+    int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
-    derive(p, seeds, mu, pk);
-    indcpa_enc(p, kpqc_smaugt_select_backend(), ct, pk, mu, seeds);
+    /* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
+    hash_with_a(p, be, &a, pk, in + p->msg_bytes, NULL, NULL);
+    kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
+    indcpa_enc(p, be, ct, &a, pk, in, seeds);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
-    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(in, sizeof in);
     kpqc_wipe(seeds, sizeof seeds);
     return KPQC_OK;
 }
 
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
-    uint8_t mu[SMAUGT_MSG_MAX], seeds[64], reject[64], hct[32];
+    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
+    uint8_t in[SMAUGT_MSG_MAX + 32], rin[64], seeds[64], reject[64];
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
-    kpqc_keccak k;
+    smaugt_matrix a;
 
-    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
-    indcpa_dec(p, be, mu, sk, ct);
-    derive(p, seeds, mu, pk);
-    indcpa_enc(p, be, ct2, pk, mu, seeds);
+    /* SHA3-256(pk) and SHA3-256(ct) while A is expanded; then mu', and
+     * side by side (r-seed || K) = SHAKE256(mu' || SHA3-256(pk)) and the
+     * rejection key SHAKE256(d || SHA3-256(ct)). */
+    hash_with_a(p, be, &a, pk, in + p->msg_bytes, ct, rin + 32);
+    memcpy(rin, d, 32);
+    indcpa_dec(p, be, in, sk, ct);
+    smaugt_sponge_job jobs[2] = {sponge_job(in, p->msg_bytes + 32, seeds, sizeof seeds, KPQC_SHAKE256_RATE, 0x1f),
+                                 sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f)};
+    kpqc_smaugt_sponges(jobs, 2);
+    indcpa_enc(p, be, ct2, &a, pk, in, seeds);
     uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
-
-    kpqc_sha3_256(hct, ct, ct_len);
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, d, 32);
-    kpqc_keccak_absorb(&k, hct, sizeof hct);
-    kpqc_keccak_squeeze(&k, reject, sizeof reject);
-    kpqc_keccak_wipe(&k);
 
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
     kpqc_ct_cmov(ss, reject + 32, SMAUGT_SS_BYTES, fail);
-    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(rin, sizeof rin);
     kpqc_wipe(seeds, sizeof seeds);
     kpqc_wipe(reject, sizeof reject);
     kpqc_wipe(ct2, sizeof ct2);

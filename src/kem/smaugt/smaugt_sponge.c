@@ -1,0 +1,64 @@
+/*
+ * Many independent sponges on the four-way permutation, as a queue: each
+ * of the four lanes runs one job (absorb its input, squeeze its output)
+ * and takes the next waiting job as soon as it is done, so a long hash
+ * (SHA3-256 of a public key) and short ones (the rows of A) share the
+ * permutations instead of one lane idling while the others finish.
+ *
+ * The order of the work depends on the jobs' lengths only, never on their
+ * contents; the state is wiped at the end (the inputs may be secret seeds).
+ */
+#include <string.h>
+
+#include "common/ct.h"
+#include "common/keccak.h"
+#include "smaugt.h"
+
+enum { LANE_IDLE, LANE_ABSORB, LANE_SQUEEZE };
+
+void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
+    uint64_t s[25][4];
+    void (*f1600x4)(uint64_t s[25][4]) = kpqc_keccakx4_select_backend()->f1600x4;
+    unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0};
+    size_t off[4] = {0}; /* input bytes absorbed, then output bytes squeezed */
+    unsigned next = 0;
+    for (;;) {
+        unsigned active = 0;
+        for (unsigned j = 0; j < 4; j++) {
+            if (state[j] == LANE_IDLE && next < n) {
+                for (unsigned i = 0; i < 25; i++) s[i][j] = 0;
+                job[j] = next++;
+                state[j] = LANE_ABSORB;
+                off[j] = 0;
+            }
+            if (state[j] == LANE_IDLE) continue;
+            active++;
+            const smaugt_sponge_job *t = &jobs[job[j]];
+            if (state[j] == LANE_ABSORB) {
+                if (t->inlen - off[j] >= t->rate) { /* a full block */
+                    kpqc_keccak_xor_instance(&s[0][0], 4, j, t->in + off[j], t->rate);
+                    off[j] += t->rate;
+                } else { /* the last, padded block */
+                    kpqc_keccak_xor_instance(&s[0][0], 4, j, t->in + off[j], t->inlen - off[j]);
+                    kpqc_keccak_pad_instance(&s[0][0], 4, j, t->inlen - off[j], t->rate, t->dsep);
+                    state[j] = LANE_SQUEEZE;
+                    off[j] = 0;
+                }
+            }
+        }
+        if (active == 0) break;
+        f1600x4(s);
+        for (unsigned j = 0; j < 4; j++) {
+            if (state[j] != LANE_SQUEEZE) continue;
+            const smaugt_sponge_job *t = &jobs[job[j]];
+            size_t len = t->outlen - off[j] < t->rate ? t->outlen - off[j] : t->rate;
+            uint8_t *o = t->out + off[j];
+            size_t i = 0;
+            for (; i + 8 <= len; i += 8) kpqc_store64_le(o + i, s[i / 8][j]);
+            for (; i < len; i++) o[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
+            off[j] += len;
+            if (off[j] == t->outlen) state[j] = LANE_IDLE;
+        }
+    }
+    kpqc_wipe(s, sizeof s);
+}
