@@ -98,6 +98,28 @@ int main(void) {
                 CHECK_MSG(memcmp(want_v, got_v, sizeof want_v) == 0, "%s unpack, %u bits", backends[b]->name, bits);
             }
         }
+    /* every backend's rounding and packing against the portable one, every
+     * width, random values and the values next to each rounding boundary */
+    for (unsigned bits = 4; bits <= 11; bits++)
+        for (unsigned trial = 0; trial < 4; trial++) {
+            uint8_t rnd[2 * SMAUGT_N], want_b[11 * SMAUGT_N / 8], got_b[11 * SMAUGT_N / 8 + 1];
+            uint16_t v[SMAUGT_N];
+            kpqc_randombytes(&rng, rnd, sizeof rnd);
+            for (unsigned i = 0; i < SMAUGT_N; i++) {
+                uint16_t r = (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
+                /* trial 1: just below and at half a step above a multiple of the step */
+                v[i] = trial == 1 ? (uint16_t)((r << (16 - bits)) + (1u << (15 - bits)) - (i & 1)) : trial == 2 ? 0xFFFF : r;
+            }
+            kpqc_smaugt_pack_round(want_b, v, bits);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                memset(got_b, 0xA5, sizeof got_b);
+                ((const kpqc_smaugt_backend *)backends[b])->pack_round(got_b, v, bits);
+                CHECK_MSG(memcmp(want_b, got_b, bits * SMAUGT_N / 8) == 0, "%s pack, %u bits", backends[b]->name, bits);
+                CHECK_MSG(got_b[bits * SMAUGT_N / 8] == 0xA5, "%s pack wrote past its %u bytes", backends[b]->name,
+                          bits * SMAUGT_N / 8);
+            }
+        }
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,
                kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");

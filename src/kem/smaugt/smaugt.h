@@ -77,6 +77,9 @@ void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum s
  * coefficient; these are the portable kernels of the tables' unpack. */
 void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+/* Each value rounded from 16 bits to its top `bits` (add half a step,
+ * keep the top bits, modulo 2^bits), then packed. */
+void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 
@@ -108,12 +111,17 @@ typedef struct kpqc_smaugt_backend {
     /* kpqc_smaugt_unpack_bits for 2 <= bits <= 11 (reads exactly
      * 32 * bits bytes). */
     void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+    /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
+     * bits (kpqc_smaugt_pack_round), 4 <= bits <= 11. */
+    void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
-void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits); /* AVX-512 reuses it */
+/* AVX-512 reuses these */
+void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx512;

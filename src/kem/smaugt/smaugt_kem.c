@@ -73,11 +73,6 @@ static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smau
     }
 }
 
-/* Rounding from 16 bits to `bits`: add half an output step, keep the top bits. */
-static uint16_t round_to(uint16_t x, unsigned bits) {
-    return (uint16_t)(((uint32_t)x + (1u << (15 - bits))) >> (16 - bits)) & ((1u << bits) - 1);
-}
-
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
     uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2];
@@ -149,10 +144,8 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     kpqc_wipe(as, sizeof as);
 
     memcpy(pk, ext + SMAUGT_SEED_BYTES, SMAUGT_SEED_BYTES);
-    for (unsigned i = 0; i < p->k; i++) {
-        uint16_t v[SMAUGT_N];
-        for (unsigned c = 0; c < SMAUGT_N; c++) v[c] = (uint16_t)(b[i].c[c] >> (16 - p->log_q));
-        kpqc_smaugt_pack_bits(pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8, v, p->log_q);
+    for (unsigned i = 0; i < p->k; i++) { /* b's low bits are zero: rounding keeps its top bits */
+        be->pack_round(pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8, b[i].c, p->log_q);
         kpqc_smaugt_pack_secret(sk_pke + i * SMAUGT_SKPOLY_BYTES, s[i]);
     }
     kpqc_wipe(ext, sizeof ext);
@@ -211,12 +204,10 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
 
     uint8_t *out = ct;
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned c = 0; c < SMAUGT_N; c++) u[i][c] = round_to(u[i][c], p->log_p);
-        kpqc_smaugt_pack_bits(out, u[i], p->log_p);
+        be->pack_round(out, u[i], p->log_p);
         out += p->log_p * SMAUGT_N / 8;
     }
-    for (unsigned c = 0; c < SMAUGT_N; c++) c2[c] = round_to(c2[c], p->log_p2);
-    kpqc_smaugt_pack_bits(out, c2, p->log_p2);
+    be->pack_round(out, c2, p->log_p2);
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);

@@ -115,5 +115,41 @@ void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsig
     kpqc_wipe(buf, sizeof buf); /* r's seed bytes pass through here */
 }
 
+/*
+ * Rounding and packing 16 values per step (8 per 128-bit half, which then
+ * make `bits` bytes): the rounded fields are paired into 32-bit lanes by a
+ * multiply-add, each lane shifted to its bit offset within its first byte,
+ * and four byte shuffles put the lanes' bytes in place, ORed where they
+ * share a byte.  Each half is stored whole (16 bytes), the next store
+ * overwriting its tail, into a buffer with room for the last one.
+ */
+void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
+    uint8_t buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8 + 16];
+    uint8_t ctl[4][32];
+    uint32_t off[8];
+    for (unsigned i = 0; i < 4; i++) {
+        const unsigned bit = 2 * bits * i, first = bit / 8;
+        off[i] = off[i + 4] = bit % 8;
+        for (unsigned d = 0; d < 16; d++)
+            ctl[i][d] = ctl[i][16 + d] = (uint8_t)(d >= first && d < first + 4 ? 4 * i + d - first : 0x80);
+    }
+    const __m256i shift = _mm256_loadu_si256((const __m256i *)off);
+    const __m256i c0 = _mm256_loadu_si256((const __m256i *)ctl[0]), c1 = _mm256_loadu_si256((const __m256i *)ctl[1]);
+    const __m256i c2 = _mm256_loadu_si256((const __m256i *)ctl[2]), c3 = _mm256_loadu_si256((const __m256i *)ctl[3]);
+    const __m256i half = _mm256_set1_epi16((int16_t)(1 << (15 - bits)));
+    const __m256i pair = _mm256_set1_epi32((int)((1u << bits) << 16 | 1u)); /* x[2i] + x[2i+1] 2^bits */
+    const __m128i down = _mm_cvtsi32_si128((int)(16 - bits));
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
+        __m256i x = _mm256_srl_epi16(_mm256_add_epi16(_mm256_loadu_si256((const __m256i *)(v + 16 * it)), half), down);
+        __m256i m = _mm256_sllv_epi32(_mm256_madd_epi16(x, pair), shift);
+        __m256i r = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(m, c0), _mm256_shuffle_epi8(m, c1)),
+                                    _mm256_or_si256(_mm256_shuffle_epi8(m, c2), _mm256_shuffle_epi8(m, c3)));
+        _mm_storeu_si128((__m128i *)(buf + 2 * it * bits), _mm256_castsi256_si128(r));
+        _mm_storeu_si128((__m128i *)(buf + (2 * it + 1) * bits), _mm256_extracti128_si256(r, 1));
+    }
+    memcpy(out, buf, bits * SMAUGT_N / 8);
+    kpqc_wipe(buf, sizeof buf); /* the re-encryption in decapsulation is secret until compared */
+}
+
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2,
-                                                  kpqc_smaugt_unpack_bits_avx2};
+                                                  kpqc_smaugt_unpack_bits_avx2, kpqc_smaugt_pack_round_avx2};
