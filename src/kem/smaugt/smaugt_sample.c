@@ -12,38 +12,58 @@
 #define HWT_RAND_WORDS 308 /* 16-bit words drawn for the 256 bounded draws */
 _Static_assert(SMAUGT_HWT_BYTES == 2 * HWT_RAND_WORDS + SMAUGT_N / 4, "HWT buffer layout");
 
+/* Lemire's rejection threshold of draw i: 2^16 mod (256 - i), folded into
+ * a table by the compiler (one division per draw was most of the time). */
+#define HWT_T(i) (uint16_t)(65536u % (SMAUGT_N - (i)))
+#define HWT_T4(i) HWT_T(i), HWT_T((i) + 1), HWT_T((i) + 2), HWT_T((i) + 3)
+#define HWT_T16(i) HWT_T4(i), HWT_T4((i) + 4), HWT_T4((i) + 8), HWT_T4((i) + 12)
+#define HWT_T64(i) HWT_T16(i), HWT_T16((i) + 16), HWT_T16((i) + 32), HWT_T16((i) + 48)
+static const uint16_t hwt_threshold[SMAUGT_N] = {HWT_T64(0), HWT_T64(64), HWT_T64(128), HWT_T64(192)};
+
 /*
  * s gets exactly hs non-zero coefficients of random sign.  Draw i picks a
- * uniform value in [0, 256 - i) by Lemire's multiply-and-reject; the value
- * then decides, in constant time, whether coefficient i is one of the
- * remaining non-zero ones (a selection sampling of the positions).  A draw
- * is rejected with probability below 256/65536; the verdicts are declassified
- * (they reveal which 16-bit words were out of range, nothing of s), and a
- * seed whose 308 words run out is rejected, as the specification says, so
- * the caller retries with the next counter.
+ * uniform value in [0, 256 - i) by Lemire's multiply-and-reject from word
+ * i; the value then decides, in constant time, whether coefficient i is
+ * one of the remaining non-zero ones (a selection sampling of the
+ * positions).  A draw is rejected with probability below 256/65536 and
+ * redrawn from the words after the first 256, in order; the verdicts are
+ * declassified (they reveal which 16-bit words were out of range, nothing
+ * of s), and a seed whose 308 words run out is rejected, as the
+ * specification says, so the caller retries with the next counter.  All
+ * 256 first draws are made at once (vectorised); only a seed with a
+ * rejection, about one in five, takes the redraw loop.
  */
 int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
     const uint8_t *sign = buf + 2 * HWT_RAND_WORDS;
     uint16_t pick[SMAUGT_N];
+    uint8_t reject[SMAUGT_N];
     int rc = 0;
 
-    unsigned next = SMAUGT_N;
-    for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
-        uint32_t bound = SMAUGT_N - i, threshold = 65536u % bound;
-        uint32_t m = (uint32_t)(buf[2 * i] | (buf[2 * i + 1] << 8)) * bound;
-        uint32_t reject = (m & 0xFFFF) < threshold;
-        KPQC_CT_DECLASSIFY(&reject, sizeof reject);
-        while (reject) {
-            if (next >= HWT_RAND_WORDS) {
-                rc = -1;
-                break;
-            }
-            m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
-            next++;
-            reject = (m & 0xFFFF) < threshold;
-            KPQC_CT_DECLASSIFY(&reject, sizeof reject);
-        }
+    uint8_t any = 0;
+    for (unsigned i = 0; i < SMAUGT_N; i++) {
+        uint32_t m = (uint32_t)(buf[2 * i] | (buf[2 * i + 1] << 8)) * (SMAUGT_N - i);
         pick[i] = (uint16_t)(m >> 16);
+        reject[i] = (uint8_t)(((m & 0xFFFF) - hwt_threshold[i]) >> 31); /* low half < threshold */
+        any |= reject[i];
+    }
+    KPQC_CT_DECLASSIFY(&any, sizeof any);
+    if (any) {
+        unsigned next = SMAUGT_N;
+        KPQC_CT_DECLASSIFY(reject, sizeof reject);
+        for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
+            uint32_t bound = SMAUGT_N - i, m = 0, again = reject[i];
+            while (again) {
+                if (next >= HWT_RAND_WORDS) {
+                    rc = -1;
+                    break;
+                }
+                m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
+                next++;
+                again = (m & 0xFFFF) < hwt_threshold[i];
+                KPQC_CT_DECLASSIFY(&again, sizeof again);
+            }
+            if (reject[i]) pick[i] = (uint16_t)(m >> 16);
+        }
     }
     if (rc == 0) {
         /* Coefficient i is non-zero iff its draw lands among the still
