@@ -56,20 +56,19 @@ static const NTT_CONSTS *const primes[2] = {&kpqc_smaugt_ntt16_q7681, &kpqc_smau
 static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
                             unsigned rows, unsigned k, unsigned log_mod) {
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
-    vec sh[SMAUGT_KMAX][2][16], acc[2][16], x[16];
+    vec sh[SMAUGT_KMAX][2][16], shq[SMAUGT_KMAX][2][16], acc[2][16], x[16];
 
     for (unsigned j = 0; j < k; j++)
         for (unsigned p = 0; p < 2; p++) {
             for (unsigned i = 0; i < 16; i++) sh[j][p][i] = V_LOAD(s[j] + 16 * i);
-            ntt_forward(sh[j][p], primes[p]);
-            reduce16(sh[j][p], primes[p]);
+            transform_secret(sh[j][p], shq[j][p], primes[p]);
         }
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned j = 0; j < k; j++)
             for (unsigned p = 0; p < 2; p++) {
                 for (unsigned i = 0; i < 16; i++) x[i] = _mm256_sra_epi16(V_LOAD(a[r * k + j] + 16 * i), shift);
                 ntt_forward(x, primes[p]);
-                pointwise_acc(acc[p], x, sh[j][p], j == 0, primes[p]);
+                pointwise_acc(acc[p], x, sh[j][p], shq[j][p], j, k, primes[p]);
             }
         for (unsigned p = 0; p < 2; p++) ntt_inverse(acc[p], primes[p]);
         for (unsigned i = 0; i < 16; i++) {
@@ -79,6 +78,7 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a,
         }
     }
     kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
+    kpqc_wipe(shq, k * sizeof shq[0]);
     kpqc_wipe(acc, sizeof acc);
 }
 

@@ -58,13 +58,12 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *
                               unsigned rows, unsigned k, unsigned log_mod) {
     const NTT_CONSTS *c = &kpqc_smaugt_ntt32;
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
-    vec sh[SMAUGT_KMAX][16], acc[16], x[16];
+    vec sh[SMAUGT_KMAX][16], shq[SMAUGT_KMAX][16], acc[16], x[16];
 
     for (unsigned j = 0; j < k; j++) {
         for (unsigned i = 0; i < 16; i++)
             sh[j][i] = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(s[j] + 16 * i)));
-        ntt_forward(sh[j], c);
-        reduce16(sh[j], c);
+        transform_secret(sh[j], shq[j], c);
     }
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned j = 0; j < k; j++) {
@@ -72,7 +71,7 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *
                 x[i] = _mm512_sra_epi16(
                     _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(a[r * k + j] + 16 * i))), shift);
             ntt_forward(x, c);
-            pointwise_acc(acc, x, sh[j], j == 0, c);
+            pointwise_acc(acc, x, sh[j], shq[j], j, k, c);
         }
         ntt_inverse(acc, c);
         for (unsigned i = 0; i < 16; i++) {
@@ -82,6 +81,7 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *
         }
     }
     kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
+    kpqc_wipe(shq, k * sizeof shq[0]);
     kpqc_wipe(acc, sizeof acc);
 }
 

@@ -127,19 +127,28 @@ static void ntt_inverse(vec x[16], const NTT_CONSTS *c) {
     for (unsigned r = 0; r < 4; r++) gs_two_last(x, r, c);
 }
 
-static void reduce16(vec x[16], const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
-    for (unsigned i = 0; i < 16; i++) x[i] = barrett(x[i], q, v);
+/* A secret polynomial's transform, reduced to [-q/2, q/2], and its
+ * products by q^-1 for the pointwise Montgomery products. */
+static void transform_secret(vec b[16], vec bq[16], const NTT_CONSTS *c) {
+    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett), qinv = V_LOAD(c->qinv);
+    ntt_forward(b, c);
+    for (unsigned i = 0; i < 16; i++) {
+        b[i] = barrett(b[i], q, v);
+        bq[i] = V_MULLO(b[i], qinv);
+    }
 }
 
-/* acc (+)= a * b pointwise; `first` starts the sum.  |b| <= q/2 (reduced),
- * |a| < 2^15: each product is in (-q, q), the running sum reduced to
- * [-q/2, q/2] as the inverse expects. */
-static inline void pointwise_acc(vec acc[16], const vec a[16], const vec b[16], int first, const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett), qinv = V_LOAD(c->qinv);
+/* Term j < k of acc = sum_j a_j * b_j pointwise.  |a| < 2^15, |b| <= q/2:
+ * each product is below 3q/4; the sum is reduced after every second term
+ * and after the last, to [-q/2, q/2] as the inverse expects. */
+static inline void pointwise_acc(vec acc[16], const vec a[16], const vec b[16], const vec bq[16], unsigned j, unsigned k,
+                                 const NTT_CONSTS *c) {
+    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const int reduce = (j & 1) || j + 1 == k;
     for (unsigned i = 0; i < 16; i++) {
-        vec m = montmul(a[i], b[i], V_MULLO(b[i], qinv), q);
-        acc[i] = barrett(first ? m : V_ADD(acc[i], m), q, v);
+        vec m = montmul(a[i], b[i], bq[i], q);
+        m = j == 0 ? m : V_ADD(acc[i], m);
+        acc[i] = reduce ? barrett(m, q, v) : m;
     }
 }
 
