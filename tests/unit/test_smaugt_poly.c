@@ -120,6 +120,20 @@ int main(void) {
                           bits * SMAUGT_N / 8);
             }
         }
+    /* every backend's Gaussian sampler against the portable one */
+    for (unsigned trial = 0; trial < 8; trial++) {
+        uint8_t bytes[SMAUGT_GAUSS_BYTES];
+        smaugt_poly want_e, got_e;
+        const unsigned log_q = trial & 1 ? 11 : 10;
+        kpqc_randombytes(&rng, bytes, sizeof bytes);
+        if (trial < 2) memset(bytes, trial ? 0xFF : 0x00, sizeof bytes);
+        kpqc_smaugt_gaussian(&want_e, bytes, log_q);
+        for (size_t b = 0; b < nb; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            ((const kpqc_smaugt_backend *)backends[b])->gaussian(&got_e, bytes, log_q);
+            CHECK_MSG(memcmp(&want_e, &got_e, sizeof want_e) == 0, "%s Gaussian, trial %u", backends[b]->name, trial);
+        }
+    }
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,
                kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");

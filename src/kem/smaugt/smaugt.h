@@ -70,6 +70,9 @@ extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt
 #define SMAUGT_GAUSS_BYTES (SMAUGT_N / 64 * 80)
 int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs);
 void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
+/* The Gaussian's bit-sliced part for 64 coefficients (80 bytes): the
+ * magnitude's low and high bits and the sign bits. */
+void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]);
 /* r from the unpacked smaugt_cbd_width(kind)-bit fields of its seed bytes. */
 void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
 
@@ -114,6 +117,8 @@ typedef struct kpqc_smaugt_backend {
     /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
      * bits (kpqc_smaugt_pack_round), 4 <= bits <= 11. */
     void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
+    /* kpqc_smaugt_gaussian. */
+    void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
@@ -122,6 +127,7 @@ extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
 /* AVX-512 reuses these */
 void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
+void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx512;

@@ -137,7 +137,7 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
         for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
     be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_gaussian(&b[i], e_buf[i], p->log_q);
+        be->gaussian(&b[i], e_buf[i], p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
     }
     kpqc_wipe(e_buf, sizeof e_buf);

@@ -151,5 +151,34 @@ void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsig
     kpqc_wipe(buf, sizeof buf); /* the re-encryption in decapsulation is secret until compared */
 }
 
+/*
+ * The Gaussian error: the bit-sliced words as the portable code makes them,
+ * then 16 coefficients a step: each word's 16 bits broadcast to the lanes
+ * and compared with the lane's own bit give all-ones masks, from which
+ * the signed magnitude is assembled.
+ */
+void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q) {
+    const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                          (int16_t)0x8000);
+    const __m256i one = _mm256_set1_epi16(1), two = _mm256_set1_epi16(2);
+    const __m128i up = _mm_cvtsi32_si128((int)(16 - log_q));
+    for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
+        uint64_t w[3];
+        kpqc_smaugt_gaussian_words(w, buf + 80 * blk);
+        for (unsigned q = 0; q < 4; q++) {
+            __m256i m[3];
+            for (unsigned t = 0; t < 3; t++) {
+                __m256i b = _mm256_and_si256(_mm256_set1_epi16((int16_t)(uint16_t)(w[t] >> (16 * q))), bit);
+                m[t] = _mm256_cmpeq_epi16(b, bit);
+            }
+            __m256i mag = _mm256_or_si256(_mm256_and_si256(m[0], one), _mm256_and_si256(m[1], two));
+            __m256i v = _mm256_sub_epi16(_mm256_xor_si256(mag, m[2]), m[2]); /* +-mag */
+            _mm256_storeu_si256((__m256i *)(e->c + 64 * blk + 16 * q), _mm256_sll_epi16(v, up));
+        }
+        kpqc_wipe(w, sizeof w);
+    }
+}
+
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2,
-                                                  kpqc_smaugt_unpack_bits_avx2, kpqc_smaugt_pack_round_avx2};
+                                                  kpqc_smaugt_unpack_bits_avx2, kpqc_smaugt_pack_round_avx2,
+                                                  kpqc_smaugt_gaussian_avx2};

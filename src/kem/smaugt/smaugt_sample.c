@@ -89,31 +89,39 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
  * one random bit of coefficient k; the magnitude's two bits are Boolean
  * functions of nine of them and the tenth is the sign.  The words take
  * their bytes column-wise from each 80-byte block of SHAKE256 output.
+ * w gets the magnitude's low and high bits and the sign bits of the
+ * block's 64 coefficients.
  */
+void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]) {
+    uint64_t x[10];
+    for (unsigned j = 0; j < 10; j++) {
+        x[j] = 0;
+        for (unsigned byte = 0; byte < 8; byte++) x[j] |= (uint64_t)b[10 * byte + j] << (8 * byte);
+    }
+    w[0] = (x[0] & x[1] & x[2] & x[3] & x[4] & x[5] & x[7] & ~x[8]) |
+           (x[0] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (x[1] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (x[2] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (~x[2] & ~x[3] & ~x[6] & x[8]) | (~x[1] & ~x[3] & ~x[6] & x[8]) |
+           (x[6] & x[7] & ~x[8]) | (~x[5] & ~x[6] & x[8]) |
+           (~x[4] & ~x[6] & x[8]) | (~x[7] & x[8]);
+    w[1] = (x[1] & x[2] & x[4] & x[5] & x[7] & x[8]) |
+           (x[3] & x[4] & x[5] & x[7] & x[8]) | (x[6] & x[7] & x[8]);
+    w[2] = x[9];
+    kpqc_wipe(x, sizeof x);
+}
+
 void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q) {
     for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
-        const uint8_t *b = buf + 80 * blk;
-        uint64_t x[10];
-        for (unsigned j = 0; j < 10; j++) {
-            x[j] = 0;
-            for (unsigned byte = 0; byte < 8; byte++) x[j] |= (uint64_t)b[10 * byte + j] << (8 * byte);
-        }
-        uint64_t s0 = (x[0] & x[1] & x[2] & x[3] & x[4] & x[5] & x[7] & ~x[8]) |
-                      (x[0] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (x[1] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (x[2] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (~x[2] & ~x[3] & ~x[6] & x[8]) | (~x[1] & ~x[3] & ~x[6] & x[8]) |
-                      (x[6] & x[7] & ~x[8]) | (~x[5] & ~x[6] & x[8]) |
-                      (~x[4] & ~x[6] & x[8]) | (~x[7] & x[8]);
-        uint64_t s1 = (x[1] & x[2] & x[4] & x[5] & x[7] & x[8]) |
-                      (x[3] & x[4] & x[5] & x[7] & x[8]) | (x[6] & x[7] & x[8]);
+        uint64_t w[3];
+        kpqc_smaugt_gaussian_words(w, buf + 80 * blk);
         for (unsigned k = 0; k < 64; k++) {
-            uint16_t mag = (uint16_t)(((s0 >> k) & 1) | (((s1 >> k) & 1) << 1));
-            uint16_t neg = (uint16_t)(0u - ((x[9] >> k) & 1));
+            uint16_t mag = (uint16_t)(((w[0] >> k) & 1) | (((w[1] >> k) & 1) << 1));
+            uint16_t neg = (uint16_t)(0u - ((w[2] >> k) & 1));
             uint16_t v = (uint16_t)((mag ^ neg) - neg); /* two's complement of +-mag */
             e->c[64 * blk + k] = (uint16_t)((uint32_t)v << (16 - log_q));
         }
-        kpqc_wipe(x, sizeof x);
+        kpqc_wipe(w, sizeof w);
     }
 }
 
