@@ -86,14 +86,20 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a,
  * Unpacking 16 fields per step: each group of 8 fields is `bits` bytes;
  * the 16 bytes from a group's start go to both halves of a register, a
  * byte shuffle gives each 32-bit lane the three bytes its field touches,
- * a variable shift and a mask cut the field out.  The input is copied into
- * a padded buffer first, so the last loads stay inside it.
+ * a variable shift and a mask cut the field out.  The first 24 groups'
+ * loads stay inside the input (23 bits + 16 <= 32 bits); the last 8 groups
+ * are read from a zero-padded copy.
  */
+static inline __m256i unpack_group(const uint8_t *g, __m256i shuf, __m256i shift, __m256i mask) {
+    __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuf), shift), mask);
+}
+
 void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
-    uint8_t buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8 + 16] = {0};
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16] = {0};
     uint8_t ctl[32];
     uint32_t off[8];
-    memcpy(buf, in, bits * SMAUGT_N / 8);
+    memcpy(tail, in + 24 * bits, 8 * bits);
     for (unsigned c = 0; c < 8; c++) {
         const unsigned first = c * bits / 8;
         for (unsigned t = 0; t < 3; t++) ctl[4 * c + t] = (uint8_t)(first + t);
@@ -103,16 +109,13 @@ void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsig
     const __m256i shuf = _mm256_loadu_si256((const __m256i *)ctl), shift = _mm256_loadu_si256((const __m256i *)off);
     const __m256i mask = _mm256_set1_epi32((1 << bits) - 1);
     for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
-        const uint8_t *g = buf + 2 * it * bits;
-        __m256i g0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
-        __m256i g1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(g + bits)));
-        g0 = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(g0, shuf), shift), mask);
-        g1 = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(g1, shuf), shift), mask);
+        const uint8_t *g = it < 12 ? in + 2 * it * bits : tail + (2 * it - 24) * bits;
+        __m256i g0 = unpack_group(g, shuf, shift, mask), g1 = unpack_group(g + bits, shuf, shift, mask);
         /* packus interleaves the halves: qwords g0 0-3, g1 0-3, g0 4-7, g1 4-7 */
         __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(g0, g1), 0xD8);
         _mm256_storeu_si256((__m256i *)(v + 16 * it), w);
     }
-    kpqc_wipe(buf, sizeof buf); /* r's seed bytes pass through here */
+    kpqc_wipe(tail, sizeof tail); /* r's seed bytes pass through here */
 }
 
 /*
@@ -121,10 +124,10 @@ void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsig
  * multiply-add, each lane shifted to its bit offset within its first byte,
  * and four byte shuffles put the lanes' bytes in place, ORed where they
  * share a byte.  Each half is stored whole (16 bytes), the next store
- * overwriting its tail, into a buffer with room for the last one.
+ * overwriting its tail.
  */
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
-    uint8_t buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8 + 16];
+    uint8_t tail[4 * SMAUGT_LOG_Q_MAX + 16];
     uint8_t ctl[4][32];
     uint32_t off[8];
     for (unsigned i = 0; i < 4; i++) {
@@ -144,11 +147,14 @@ void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsig
         __m256i m = _mm256_sllv_epi32(_mm256_madd_epi16(x, pair), shift);
         __m256i r = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(m, c0), _mm256_shuffle_epi8(m, c1)),
                                     _mm256_or_si256(_mm256_shuffle_epi8(m, c2), _mm256_shuffle_epi8(m, c3)));
-        _mm_storeu_si128((__m128i *)(buf + 2 * it * bits), _mm256_castsi256_si128(r));
-        _mm_storeu_si128((__m128i *)(buf + (2 * it + 1) * bits), _mm256_extracti128_si256(r, 1));
+        /* the first 28 groups' 16-byte stores stay inside out (27 bits + 16
+         * <= 32 bits for bits >= 4); the last 4 go through tail */
+        uint8_t *g = it < 14 ? out + 2 * it * bits : tail + (2 * it - 28) * bits;
+        _mm_storeu_si128((__m128i *)g, _mm256_castsi256_si128(r));
+        _mm_storeu_si128((__m128i *)(g + bits), _mm256_extracti128_si256(r, 1));
     }
-    memcpy(out, buf, bits * SMAUGT_N / 8);
-    kpqc_wipe(buf, sizeof buf); /* the re-encryption in decapsulation is secret until compared */
+    memcpy(out + 28 * bits, tail, 4 * bits);
+    kpqc_wipe(tail, sizeof tail); /* the re-encryption in decapsulation is secret until compared */
 }
 
 /*
