@@ -16,6 +16,32 @@
 
 enum { LANE_IDLE, LANE_ABSORB, LANE_SQUEEZE };
 
+/* Whole little-endian words in and out of lane j: a plain copy on a
+ * little-endian host (the byte-wise helpers of keccak.h are not merged
+ * into word moves here, and these copies are most of the queue's own
+ * work). */
+static inline void xor_words(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t words) {
+    for (size_t i = 0; i < words; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t v;
+        memcpy(&v, in + 8 * i, 8);
+#else
+        uint64_t v = kpqc_load64_le(in + 8 * i);
+#endif
+        s[i][j] ^= v;
+    }
+}
+
+static inline void store_words(uint8_t *out, const uint64_t s[25][4], unsigned j, size_t words) {
+    for (size_t i = 0; i < words; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out + 8 * i, &s[i][j], 8);
+#else
+        kpqc_store64_le(out + 8 * i, s[i][j]);
+#endif
+    }
+}
+
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     uint64_t s[25][4];
     void (*f1600x4)(uint64_t s[25][4]) = kpqc_keccakx4_select_backend()->f1600x4;
@@ -35,8 +61,8 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             active++;
             const smaugt_sponge_job *t = &jobs[job[j]];
             if (state[j] == LANE_ABSORB) {
-                if (t->inlen - off[j] >= t->rate) { /* a full block */
-                    kpqc_keccak_xor_instance(&s[0][0], 4, j, t->in + off[j], t->rate);
+                if (t->inlen - off[j] >= t->rate) { /* a full block (rates are whole words) */
+                    xor_words(s, j, t->in + off[j], t->rate / 8);
                     off[j] += t->rate;
                 } else { /* the last, padded block */
                     kpqc_keccak_xor_instance(&s[0][0], 4, j, t->in + off[j], t->inlen - off[j]);
@@ -53,9 +79,8 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             const smaugt_sponge_job *t = &jobs[job[j]];
             size_t len = t->outlen - off[j] < t->rate ? t->outlen - off[j] : t->rate;
             uint8_t *o = t->out + off[j];
-            size_t i = 0;
-            for (; i + 8 <= len; i += 8) kpqc_store64_le(o + i, s[i / 8][j]);
-            for (; i < len; i++) o[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
+            store_words(o, s, j, len / 8);
+            for (size_t i = len & ~(size_t)7; i < len; i++) o[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
             off[j] += len;
             if (off[j] == t->outlen) state[j] = LANE_IDLE;
         }
