@@ -39,11 +39,13 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
     uint8_t reject[SMAUGT_N];
     int rc = 0;
 
+    /* 16 x 16-bit products, high and low halves: vector multiplies */
     uint8_t any = 0;
     for (unsigned i = 0; i < SMAUGT_N; i++) {
-        uint32_t m = (uint32_t)(buf[2 * i] | (buf[2 * i + 1] << 8)) * (SMAUGT_N - i);
-        pick[i] = (uint16_t)(m >> 16);
-        reject[i] = (uint8_t)(((m & 0xFFFF) - hwt_threshold[i]) >> 31); /* low half < threshold */
+        const uint16_t w = (uint16_t)(buf[2 * i] | (buf[2 * i + 1] << 8)), bound = (uint16_t)(SMAUGT_N - i);
+        const uint16_t lo = (uint16_t)(w * bound);
+        pick[i] = (uint16_t)(((uint32_t)w * bound) >> 16);
+        reject[i] = (uint8_t)(lo < hwt_threshold[i]);
         any |= reject[i];
     }
     KPQC_CT_DECLASSIFY(&any, sizeof any);
@@ -67,17 +69,26 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
     }
     if (rc == 0) {
         /* Coefficient i is non-zero iff its draw lands among the still
-         * missing positions: pick < remaining, where remaining counts down. */
+         * missing positions: pick < remaining, where remaining counts down
+         * (the one sequential step, kept to its arithmetic). */
         int32_t remaining = SMAUGT_N - (int32_t)hs;
+        int16_t nonzero[SMAUGT_N];
         for (unsigned i = 0; i < SMAUGT_N; i++) {
             int32_t below = ((int32_t)pick[i] - remaining) >> 31; /* -1 if pick < remaining */
             remaining += below;
-            int32_t nonzero = 1 + below;
-            /* Sign bits are laid out in 16-coefficient blocks of 8 bit planes. */
-            unsigned bit = (sign[((i >> 7) << 4) + (i & 15)] >> ((i >> 4) & 7)) & 1u;
-            int32_t mask = (int32_t)(bit << 1) - 1; /* +1 keeps, -1 negates */
-            s[i] = (int16_t)((-nonzero) & mask);
+            nonzero[i] = (int16_t)(1 + below);
         }
+        /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
+         * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
+         * 16 h + t. */
+        for (unsigned h = 0; h < 2; h++)
+            for (unsigned pl = 0; pl < 8; pl++)
+                for (unsigned t = 0; t < 16; t++) {
+                    const unsigned i = 128 * h + 16 * pl + t;
+                    int16_t mask = (int16_t)((((sign[16 * h + t] >> pl) & 1) << 1) - 1); /* +1 keeps, -1 negates */
+                    s[i] = (int16_t)(-nonzero[i] & mask);
+                }
+        kpqc_wipe(nonzero, sizeof nonzero);
     }
     kpqc_wipe(pick, sizeof pick);
     return rc;
