@@ -115,7 +115,7 @@ typedef struct kpqc_smaugt_backend {
      * 32 * bits bytes). */
     void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
     /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
-     * bits (kpqc_smaugt_pack_round), 4 <= bits <= 11. */
+     * bits (kpqc_smaugt_pack_round), 2 <= bits <= 11. */
     void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
     /* kpqc_smaugt_gaussian. */
     void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);

@@ -127,7 +127,7 @@ void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsig
  * overwriting its tail.
  */
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
-    uint8_t tail[4 * SMAUGT_LOG_Q_MAX + 16];
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16];
     uint8_t ctl[4][32];
     uint32_t off[8];
     for (unsigned i = 0; i < 4; i++) {
@@ -147,13 +147,13 @@ void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsig
         __m256i m = _mm256_sllv_epi32(_mm256_madd_epi16(x, pair), shift);
         __m256i r = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(m, c0), _mm256_shuffle_epi8(m, c1)),
                                     _mm256_or_si256(_mm256_shuffle_epi8(m, c2), _mm256_shuffle_epi8(m, c3)));
-        /* the first 28 groups' 16-byte stores stay inside out (27 bits + 16
-         * <= 32 bits for bits >= 4); the last 4 go through tail */
-        uint8_t *g = it < 14 ? out + 2 * it * bits : tail + (2 * it - 28) * bits;
+        /* the first 24 groups' 16-byte stores stay inside out (23 bits + 16
+         * <= 32 bits for bits >= 2); the last 8 go through tail */
+        uint8_t *g = it < 12 ? out + 2 * it * bits : tail + (2 * it - 24) * bits;
         _mm_storeu_si128((__m128i *)g, _mm256_castsi256_si128(r));
         _mm_storeu_si128((__m128i *)(g + bits), _mm256_extracti128_si256(r, 1));
     }
-    memcpy(out + 28 * bits, tail, 4 * bits);
+    memcpy(out + 24 * bits, tail, 8 * bits);
     kpqc_wipe(tail, sizeof tail); /* the re-encryption in decapsulation is secret until compared */
 }
 
