@@ -104,9 +104,10 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
      * is retried with the next counter. */
     memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
+    int rc = 0;
     for (unsigned i = 0; i < p->k; i++) {
         unsigned counter = 0;
-        int rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
+        rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
         KPQC_CT_DECLASSIFY(&rc, sizeof rc);
         while (rc != 0 && ++counter < 256) {
             hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
@@ -116,18 +117,18 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
             KPQC_CT_DECLASSIFY(&rc, sizeof rc);
         }
         if (rc != 0) { /* probability far below 2^-1000 */
-            kpqc_wipe(hwt_buf, sizeof hwt_buf);
             kpqc_wipe(e_buf, sizeof e_buf);
-            kpqc_wipe(hwt_in, sizeof hwt_in);
-            kpqc_wipe(e_in, sizeof e_in);
-            kpqc_wipe(ext, sizeof ext);
-            kpqc_wipe(s, sizeof s);
-            return KPQC_ERR_INTERNAL;
+            break;
         }
     }
     kpqc_wipe(hwt_buf, sizeof hwt_buf);
     kpqc_wipe(hwt_in, sizeof hwt_in);
     kpqc_wipe(e_in, sizeof e_in);
+    if (rc != 0) {
+        kpqc_wipe(ext, sizeof ext);
+        kpqc_wipe(s, sizeof s);
+        return KPQC_ERR_INTERNAL;
+    }
 
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];

@@ -19,34 +19,18 @@ typedef __m256i vec;
 #define V_SET1 _mm256_set1_epi16
 #define V_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
 
-/* 16 x 16 transpose: an 8 x 8 transpose in each 128-bit half of rows 0-7
- * and of rows 8-15, then the halves exchanged. */
-static inline void transpose16(vec x[16]) {
-    vec c[16];
-    for (unsigned h = 0; h < 2; h++) {
-        const vec *r = x + 8 * h;
-        vec a[8], b[8];
-        for (unsigned i = 0; i < 4; i++) {
-            a[2 * i] = _mm256_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
-            a[2 * i + 1] = _mm256_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
-        }
-        for (unsigned i = 0; i < 2; i++) { /* rows 4i..4i+3 */
-            b[4 * i + 0] = _mm256_unpacklo_epi32(a[4 * i], a[4 * i + 2]);     /* columns 0, 1 */
-            b[4 * i + 1] = _mm256_unpackhi_epi32(a[4 * i], a[4 * i + 2]);     /* 2, 3 */
-            b[4 * i + 2] = _mm256_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]); /* 4, 5 */
-            b[4 * i + 3] = _mm256_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]); /* 6, 7 */
-        }
-        for (unsigned i = 0; i < 4; i++) {
-            c[8 * h + 2 * i] = _mm256_unpacklo_epi64(b[i], b[i + 4]);
-            c[8 * h + 2 * i + 1] = _mm256_unpackhi_epi64(b[i], b[i + 4]);
-        }
-    }
-    /* c[j] (rows 0-7) and c[8 + j] (rows 8-15) hold columns j and j + 8 */
-    for (unsigned j = 0; j < 8; j++) {
-        x[j] = _mm256_permute2x128_si256(c[j], c[8 + j], 0x20);
-        x[j + 8] = _mm256_permute2x128_si256(c[j], c[8 + j], 0x31);
-    }
+/* The last step of the 16 x 16 transpose: the 128-bit halves of c
+ * (rows 0-7) and d (rows 8-15) exchanged, low halves to *lo, high to *hi. */
+static inline void exchange_halves(vec c, vec d, vec *lo, vec *hi) {
+    *lo = _mm256_permute2x128_si256(c, d, 0x20);
+    *hi = _mm256_permute2x128_si256(c, d, 0x31);
 }
+#define V_UNPACKLO16 _mm256_unpacklo_epi16
+#define V_UNPACKHI16 _mm256_unpackhi_epi16
+#define V_UNPACKLO32 _mm256_unpacklo_epi32
+#define V_UNPACKHI32 _mm256_unpackhi_epi32
+#define V_UNPACKLO64 _mm256_unpacklo_epi64
+#define V_UNPACKHI64 _mm256_unpackhi_epi64
 
 #include "smaugt_ntt_core.h"
 #include "smaugt_ntt_crt.h"

@@ -20,37 +20,20 @@ typedef __m512i vec;
 #define V_SET1 _mm512_set1_epi16
 #define V_LOAD(p) _mm512_loadu_si512((const void *)(p))
 
-/* 16 x 16 transpose in each 256-bit half: the 8 x 8 transposes of AVX2 run
- * in every 128-bit lane, then each half's lanes are exchanged by one
- * two-source qword permutation. */
-static inline void transpose16(vec x[16]) {
-    vec c[16];
-    for (unsigned h = 0; h < 2; h++) {
-        const vec *r = x + 8 * h;
-        vec a[8], b[8];
-        for (unsigned i = 0; i < 4; i++) {
-            a[2 * i] = _mm512_unpacklo_epi16(r[2 * i], r[2 * i + 1]);
-            a[2 * i + 1] = _mm512_unpackhi_epi16(r[2 * i], r[2 * i + 1]);
-        }
-        for (unsigned i = 0; i < 2; i++) {
-            b[4 * i + 0] = _mm512_unpacklo_epi32(a[4 * i], a[4 * i + 2]);
-            b[4 * i + 1] = _mm512_unpackhi_epi32(a[4 * i], a[4 * i + 2]);
-            b[4 * i + 2] = _mm512_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
-            b[4 * i + 3] = _mm512_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
-        }
-        for (unsigned i = 0; i < 4; i++) {
-            c[8 * h + 2 * i] = _mm512_unpacklo_epi64(b[i], b[i + 4]);
-            c[8 * h + 2 * i + 1] = _mm512_unpackhi_epi64(b[i], b[i + 4]);
-        }
-    }
-    /* per 256-bit half, as AVX2's permute2x128: low lanes of c[j] and
-     * c[8 + j] make column j, high lanes column j + 8 */
-    const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    for (unsigned j = 0; j < 8; j++) {
-        x[j] = _mm512_permutex2var_epi64(c[j], lo, c[8 + j]);
-        x[j + 8] = _mm512_permutex2var_epi64(c[j], hi, c[8 + j]);
-    }
+/* The last step of the 16 x 16 transpose, in each 256-bit half: as AVX2's
+ * permute2x128, the low 128-bit lanes of c and d to *lo, the high ones to
+ * *hi, by one two-source qword permutation each. */
+static inline void exchange_halves(vec c, vec d, vec *lo, vec *hi) {
+    const __m512i l = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), h = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    *lo = _mm512_permutex2var_epi64(c, l, d);
+    *hi = _mm512_permutex2var_epi64(c, h, d);
 }
+#define V_UNPACKLO16 _mm512_unpacklo_epi16
+#define V_UNPACKHI16 _mm512_unpackhi_epi16
+#define V_UNPACKLO32 _mm512_unpacklo_epi32
+#define V_UNPACKHI32 _mm512_unpackhi_epi32
+#define V_UNPACKLO64 _mm512_unpacklo_epi64
+#define V_UNPACKHI64 _mm512_unpackhi_epi64
 
 #include "smaugt_ntt_core.h"
 #include "smaugt_ntt_crt.h"

@@ -2,10 +2,10 @@
  * The transforms of the exact product (smaugt_ntt.h), written once for
  * both vector backends.  The including file defines the vector type `vec`,
  * the table type NTT_CONSTS, and V_ADD, V_SUB, V_MULLO, V_MULHI, V_SRAI, V_SET1,
- * V_LOAD (an unaligned load of one table row) and transpose16(), which
- * transposes the 16 x 16 matrix of 16-bit lanes held in each prime's part
- * of the registers: AVX2 runs the code once per prime on 16 lanes, AVX-512
- * once for both primes on 32.
+ * V_LOAD (an unaligned load of one table row), the in-lane unpacks
+ * V_UNPACKLO16 ... V_UNPACKHI64 and exchange_halves() (see transpose16):
+ * AVX2 runs the code once per prime on 16 lanes, AVX-512 once for both
+ * primes on 32, each prime's 16 x 16 matrix in its own 256 bits.
  *
  * A polynomial is 16 vectors; vector v, lane l holds coefficient 16 v + l.
  * The layers of length 128..16 pair whole vectors; the transpose then makes
@@ -38,6 +38,33 @@ static inline vec montmul(vec a, vec b, vec bq, vec q) {
 static inline vec barrett(vec x, vec q, vec v) {
     const vec half = V_SET1(1 << 9);
     return V_SUB(x, V_MULLO(V_SRAI(V_ADD(V_MULHI(x, v), half), 10), q));
+}
+
+/* 16 x 16 transpose of 16-bit lanes (per prime): an 8 x 8 transpose in
+ * each 128-bit lane of rows 0-7 and of rows 8-15, then the lanes
+ * exchanged. */
+static inline void transpose16(vec x[16]) {
+    vec c[16];
+    for (unsigned h = 0; h < 2; h++) {
+        const vec *r = x + 8 * h;
+        vec a[8], b[8];
+        for (unsigned i = 0; i < 4; i++) {
+            a[2 * i] = V_UNPACKLO16(r[2 * i], r[2 * i + 1]);
+            a[2 * i + 1] = V_UNPACKHI16(r[2 * i], r[2 * i + 1]);
+        }
+        for (unsigned i = 0; i < 2; i++) { /* rows 4i..4i+3 */
+            b[4 * i + 0] = V_UNPACKLO32(a[4 * i], a[4 * i + 2]);     /* columns 0, 1 */
+            b[4 * i + 1] = V_UNPACKHI32(a[4 * i], a[4 * i + 2]);     /* 2, 3 */
+            b[4 * i + 2] = V_UNPACKLO32(a[4 * i + 1], a[4 * i + 3]); /* 4, 5 */
+            b[4 * i + 3] = V_UNPACKHI32(a[4 * i + 1], a[4 * i + 3]); /* 6, 7 */
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            c[8 * h + 2 * i] = V_UNPACKLO64(b[i], b[i + 4]);
+            c[8 * h + 2 * i + 1] = V_UNPACKHI64(b[i], b[i + 4]);
+        }
+    }
+    /* c[j] (rows 0-7) and c[8 + j] (rows 8-15) hold columns j and j + 8 */
+    for (unsigned j = 0; j < 8; j++) exchange_halves(c[j], c[8 + j], &x[j], &x[j + 8]);
 }
 
 #define TW(c, dir, k) V_LOAD((c)->tw[dir][0][k])
