@@ -126,6 +126,7 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     kpqc_wipe(e_in, sizeof e_in);
     if (rc != 0) {
         kpqc_wipe(ext, sizeof ext);
+        kpqc_wipe(hs_seed, sizeof hs_seed);
         kpqc_wipe(s, sizeof s);
         return KPQC_ERR_INTERNAL;
     }
