@@ -14,19 +14,22 @@
 #include "smaugt.h"
 
 static void mul_acc(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]) {
-    uint16_t ext[2 * SMAUGT_N];
+    uint16_t ext[2 * SMAUGT_N], acc[SMAUGT_N]; /* local: the compiler need not fear aliasing */
     for (unsigned i = 0; i < SMAUGT_N; i++) {
         ext[i] = (uint16_t)(0u - a[i]);
         ext[SMAUGT_N + i] = a[i];
     }
-    /* Four shifts of a per pass over r: a quarter of the loads and stores. */
+    memcpy(acc, r, sizeof acc);
+    /* Four shifts of a per pass over acc: a quarter of the loads and stores. */
     for (unsigned j = 0; j < SMAUGT_N; j += 4) {
         const uint32_t s0 = (uint16_t)s[j], s1 = (uint16_t)s[j + 1]; /* unsigned: wrap mod 2^16 */
         const uint32_t s2 = (uint16_t)s[j + 2], s3 = (uint16_t)s[j + 3];
         const uint16_t *w0 = ext + SMAUGT_N - j, *w1 = w0 - 1, *w2 = w0 - 2, *w3 = w0 - 3;
         for (unsigned k = 0; k < SMAUGT_N; k++)
-            r[k] = (uint16_t)(r[k] + s0 * w0[k] + s1 * w1[k] + s2 * w2[k] + s3 * w3[k]);
+            acc[k] = (uint16_t)(acc[k] + s0 * w0[k] + s1 * w1[k] + s2 * w2[k] + s3 * w3[k]);
     }
+    memcpy(r, acc, sizeof acc);
+    kpqc_wipe(acc, sizeof acc); /* partial sums of products with the secret */
 }
 
 static void matvec_acc_portable(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],

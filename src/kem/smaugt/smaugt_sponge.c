@@ -44,7 +44,10 @@ static inline void store_words(uint8_t *out, const uint64_t s[25][4], unsigned j
 
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     uint64_t s[25][4];
-    void (*f1600x4)(uint64_t s[25][4]) = kpqc_keccakx4_select_backend()->f1600x4;
+    /* Where four-way means four permutations one after the other (the
+     * portable level), only the busy lanes are permuted, one at a time. */
+    const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
+    void (*f1600)(uint64_t s[25]) = x4->info.needs == 0 ? kpqc_keccak_select_backend()->f1600 : NULL;
     unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0};
     size_t off[4] = {0}; /* input bytes absorbed, then output bytes squeezed */
     unsigned next = 0;
@@ -73,7 +76,18 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             }
         }
         if (active == 0) break;
-        f1600x4(s);
+        if (f1600 == NULL) {
+            x4->f1600x4(s);
+        } else {
+            for (unsigned j = 0; j < 4; j++) {
+                if (state[j] == LANE_IDLE) continue;
+                uint64_t one[25];
+                for (unsigned i = 0; i < 25; i++) one[i] = s[i][j];
+                f1600(one);
+                for (unsigned i = 0; i < 25; i++) s[i][j] = one[i];
+                kpqc_wipe(one, sizeof one);
+            }
+        }
         for (unsigned j = 0; j < 4; j++) {
             if (state[j] != LANE_SQUEEZE) continue;
             const smaugt_sponge_job *t = &jobs[job[j]];
