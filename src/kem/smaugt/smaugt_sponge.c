@@ -68,7 +68,9 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
                     xor_words(s, j, t->in + off[j], t->rate / 8);
                     off[j] += t->rate;
                 } else { /* the last, padded block */
-                    kpqc_keccak_xor_instance(&s[0][0], 4, j, t->in + off[j], t->inlen - off[j]);
+                    const size_t rest = t->inlen - off[j];
+                    xor_words(s, j, t->in + off[j], rest / 8);
+                    kpqc_keccak_xor_instance(&s[rest / 8][0], 4, j, t->in + off[j] + (rest & ~(size_t)7), rest % 8);
                     kpqc_keccak_pad_instance(&s[0][0], 4, j, t->inlen - off[j], t->rate, t->dsep);
                     state[j] = LANE_SQUEEZE;
                     off[j] = 0;
