@@ -1,6 +1,7 @@
 /*
  * AVX2 kernels: the exact product by two NTTs (smaugt_ntt_core.h), one
- * prime per register of sixteen 16-bit lanes; bit-string unpacking.
+ * prime per register of sixteen 16-bit lanes; bit-string unpacking,
+ * rounding with packing, and the Gaussian error's expansion to lanes.
  */
 #include <string.h>
 
