@@ -71,12 +71,12 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
         /* Coefficient i is non-zero iff its draw lands among the still
          * missing positions: pick < remaining, where remaining counts down
          * (the one sequential step, kept to its arithmetic). */
-        int32_t remaining = SMAUGT_N - (int32_t)hs;
+        uint32_t remaining = SMAUGT_N - hs;
         int16_t nonzero[SMAUGT_N];
         for (unsigned i = 0; i < SMAUGT_N; i++) {
-            int32_t below = ((int32_t)pick[i] - remaining) >> 31; /* -1 if pick < remaining */
-            remaining += below;
-            nonzero[i] = (int16_t)(1 + below);
+            uint32_t below = (uint32_t)pick[i] < remaining; /* a compare and a borrow, no branch */
+            remaining -= below;
+            nonzero[i] = (int16_t)(1 - below);
         }
         /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
          * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
