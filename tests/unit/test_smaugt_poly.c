@@ -1,6 +1,7 @@
-/* SMAUG-T's product: every backend this CPU can run against a plain
- * schoolbook negacyclic product, on random and extreme inputs; bit-string packing
- * round trips for every width the scheme uses. */
+/* SMAUG-T's products: every backend this CPU can run against a plain
+ * schoolbook negacyclic product, for every shape the scheme uses (k x k,
+ * (k + 1) x k and 1 x k) and every modulus, on random and extreme inputs;
+ * bit-string packing round trips for every width the scheme uses. */
 #include <string.h>
 
 #include "harness.h"
@@ -16,27 +17,58 @@ static void schoolbook(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const i
         }
 }
 
+#define ROWS_MAX (SMAUGT_KMAX + 1)
+
+/* Inputs of one trial; kind 0 random, 1 the extremes (every a the most
+ * negative value, every s = -2: the largest sums), 2 every a the largest
+ * positive value and s = 1, 3 random a with a sparse ternary s. */
+static void fill(unsigned kind, kpqc_rng *rng, unsigned log_mod, uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N],
+                 int16_t s[SMAUGT_KMAX][SMAUGT_N], uint16_t start[ROWS_MAX][SMAUGT_N]) {
+    uint8_t rnd[2 * SMAUGT_N];
+    const unsigned sh = 16 - log_mod;
+    for (unsigned p = 0; p < ROWS_MAX * SMAUGT_KMAX; p++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            uint16_t v = (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
+            a[p][i] = kind == 1 ? (uint16_t)0x8000 : kind == 2 ? (uint16_t)(0x7FFF >> sh << sh) : (uint16_t)(v >> sh << sh);
+        }
+    }
+    for (unsigned j = 0; j < SMAUGT_KMAX; j++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned i = 0; i < SMAUGT_N; i++)
+            s[j][i] = kind == 1 ? -2 : kind == 2 ? 1 : kind == 3 ? (int16_t)(rnd[i] < 16 ? 1 - 2 * (rnd[i] & 1) : 0)
+                                                  : (int16_t)((int)(rnd[i] & 3) - 2);
+    }
+    for (unsigned i = 0; i < ROWS_MAX; i++) {
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        for (unsigned c = 0; c < SMAUGT_N; c++) start[i][c] = (uint16_t)(rnd[2 * c] | rnd[2 * c + 1] << 8);
+    }
+}
+
 int main(void) {
     kpqc_nist_drbg d;
     kpqc_rng rng = test_rng(&d, 7);
     size_t nb;
     const kpqc_backend_info *const *backends = kpqc_smaugt_backends(&nb);
-    for (unsigned trial = 0; trial < 200; trial++) {
-        uint16_t a[SMAUGT_N], r0[SMAUGT_N], r1[SMAUGT_N], start[SMAUGT_N];
-        int16_t s[SMAUGT_N];
-        uint8_t rnd[3 * SMAUGT_N];
-        kpqc_randombytes(&rng, rnd, sizeof rnd);
-        for (unsigned i = 0; i < SMAUGT_N; i++) {
-            a[i] = trial == 0 ? 0xFFFF : (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
-            s[i] = trial == 1 ? -1 : (int16_t)((int)(rnd[2 * SMAUGT_N + i] % 7) - 3);
-            r0[i] = start[i] = (uint16_t)(rnd[i] * 257u);
-        }
-        schoolbook(r0, a, s);
+    static const unsigned log_mods[] = {4, 5, 7, 8, 9, 10, 11};
+    static uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N], want[ROWS_MAX][SMAUGT_N], got[ROWS_MAX][SMAUGT_N],
+        start[ROWS_MAX][SMAUGT_N];
+    static int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    for (unsigned trial = 0; trial < 120; trial++) {
+        const unsigned k = 1 + trial % SMAUGT_KMAX, log_mod = log_mods[trial % 7];
+        const unsigned rows = (trial / 4) % 3 == 0 ? k : (trial / 4) % 3 == 1 ? k + 1 : 1;
+        fill(trial < 8 ? 1 + trial % 3 : trial % 4, &rng, log_mod, a, s, start);
+        const uint16_t *ptr[ROWS_MAX * SMAUGT_KMAX];
+        for (unsigned p = 0; p < rows * k; p++) ptr[p] = a[p];
+        memcpy(want, start, sizeof want);
+        for (unsigned i = 0; i < rows; i++)
+            for (unsigned j = 0; j < k; j++) schoolbook(want[i], a[i * k + j], s[j]);
         for (size_t b = 0; b < nb; b++) {
             if (!kpqc_backend_usable(backends[b])) continue;
-            memcpy(r1, start, sizeof r1);
-            ((const kpqc_smaugt_backend *)backends[b])->mul_acc(r1, a, s);
-            CHECK_MSG(memcmp(r0, r1, sizeof r0) == 0, "%s product, trial %u", backends[b]->name, trial);
+            memcpy(got, start, sizeof got);
+            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, (const int16_t (*)[SMAUGT_N])s, rows, k, log_mod);
+            CHECK_MSG(memcmp(want, got, sizeof want) == 0, "%s product, trial %u (k %u, rows %u, log_mod %u)",
+                      backends[b]->name, trial, k, rows, log_mod);
         }
     }
     static const unsigned widths[] = {3, 4, 5, 7, 8, 9, 10, 11};
@@ -50,6 +82,63 @@ int main(void) {
         /* bit i*w of the string is the low bit of coefficient i */
         for (unsigned i = 0; i < SMAUGT_N; i++)
             CHECK(((bytes[i * widths[w] / 8] >> (i * widths[w] % 8)) & 1) == (v[i] & 1));
+    }
+    /* every backend's unpacking against the portable one, every width,
+     * random strings and all-ones */
+    for (unsigned bits = 2; bits <= 11; bits++)
+        for (unsigned trial = 0; trial < 4; trial++) {
+            uint8_t bytes[11 * SMAUGT_N / 8];
+            uint16_t want_v[SMAUGT_N], got_v[SMAUGT_N];
+            kpqc_randombytes(&rng, bytes, sizeof bytes);
+            if (trial == 0) memset(bytes, 0xFF, sizeof bytes);
+            /* read from the end of the array: a load past the packed bytes
+             * is out of bounds (the sanitizer build reports it) */
+            const uint8_t *src = bytes + sizeof bytes - bits * SMAUGT_N / 8;
+            kpqc_smaugt_unpack_bits(want_v, src, bits);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                ((const kpqc_smaugt_backend *)backends[b])->unpack_bits(got_v, src, bits);
+                CHECK_MSG(memcmp(want_v, got_v, sizeof want_v) == 0, "%s unpack, %u bits", backends[b]->name, bits);
+            }
+        }
+    /* every backend's rounding and packing against the portable one, every
+     * width, random values and the values next to each rounding boundary */
+    for (unsigned bits = 2; bits <= 11; bits++)
+        for (unsigned trial = 0; trial < 4; trial++) {
+            uint8_t rnd[2 * SMAUGT_N], want_b[11 * SMAUGT_N / 8], got_b[11 * SMAUGT_N / 8 + 1];
+            uint16_t v[SMAUGT_N];
+            kpqc_randombytes(&rng, rnd, sizeof rnd);
+            for (unsigned i = 0; i < SMAUGT_N; i++) {
+                uint16_t r = (uint16_t)(rnd[2 * i] | rnd[2 * i + 1] << 8);
+                /* trial 1: just below and at half a step above a multiple of the step */
+                v[i] = trial == 1 ? (uint16_t)((r << (16 - bits)) + (1u << (15 - bits)) - (i & 1)) : trial == 2 ? 0xFFFF : r;
+            }
+            kpqc_smaugt_pack_round(want_b, v, bits);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                memset(got_b, 0xA5, sizeof got_b);
+                /* packed into the end of the buffer: a store past the
+                 * packed bytes hits the sentinel byte after them */
+                uint8_t *dst = got_b + sizeof got_b - 1 - bits * SMAUGT_N / 8;
+                ((const kpqc_smaugt_backend *)backends[b])->pack_round(dst, v, bits);
+                CHECK_MSG(memcmp(want_b, dst, bits * SMAUGT_N / 8) == 0, "%s pack, %u bits", backends[b]->name, bits);
+                CHECK_MSG(got_b[sizeof got_b - 1] == 0xA5, "%s pack wrote past its %u bytes", backends[b]->name,
+                          bits * SMAUGT_N / 8);
+            }
+        }
+    /* every backend's Gaussian sampler against the portable one */
+    for (unsigned trial = 0; trial < 8; trial++) {
+        uint8_t bytes[SMAUGT_GAUSS_BYTES];
+        smaugt_poly want_e, got_e;
+        const unsigned log_q = trial & 1 ? 11 : 10;
+        kpqc_randombytes(&rng, bytes, sizeof bytes);
+        if (trial < 2) memset(bytes, trial ? 0xFF : 0x00, sizeof bytes);
+        kpqc_smaugt_gaussian(&want_e, bytes, log_q);
+        for (size_t b = 0; b < nb; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            ((const kpqc_smaugt_backend *)backends[b])->gaussian(&got_e, bytes, log_q);
+            CHECK_MSG(memcmp(&want_e, &got_e, sizeof want_e) == 0, "%s Gaussian, trial %u", backends[b]->name, trial);
+        }
     }
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,

@@ -53,39 +53,84 @@ static inline size_t smaugt_sk_pke_bytes(const smaugt_params *p) { return p->k *
 static inline size_t smaugt_sk_bytes(const smaugt_params *p) {
     return smaugt_sk_pke_bytes(p) + 32 + smaugt_pk_bytes(p);
 }
+static inline unsigned smaugt_cbd_width(enum smaugt_cbd kind) {
+    return kind == SMAUGT_SPARSE_CBD3 ? 3 : kind == SMAUGT_CBD1 ? 2 : 4;
+}
 static inline size_t smaugt_cbd_seed_bytes(const smaugt_params *p) {
-    return p->cbd == SMAUGT_SPARSE_CBD3 ? 3 * SMAUGT_N / 8
-         : p->cbd == SMAUGT_CBD1        ? 2 * SMAUGT_N / 8
-                                        : 4 * SMAUGT_N / 8;
+    return smaugt_cbd_width(p->cbd) * SMAUGT_N / 8;
 }
 
 /* The parameter sets (smaugt_kem.c). */
 extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt5_params, kpqc_timer_params;
 
-/* Samplers (smaugt_sample.c). */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs);
-void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q);
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+/* Samplers (smaugt_sample.c), from the SHAKE256 output the caller drew:
+ * the fixed-weight secret takes 308 16-bit words then N/4 sign bytes, the
+ * Gaussian error 80 bytes per 64 coefficients. */
+#define SMAUGT_HWT_BYTES (2 * 308 + SMAUGT_N / 4)
+#define SMAUGT_GAUSS_BYTES (SMAUGT_N / 64 * 80)
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs);
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
+/* The Gaussian's bit-sliced part for 64 coefficients (80 bytes): the
+ * magnitude's low and high bits and the sign bits. */
+void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]);
+/* r from the unpacked smaugt_cbd_width(kind)-bit fields of its seed bytes. */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
 
-/* Packing (smaugt_pack.c): little-endian bit strings of `bits` per coefficient. */
+/* Packing (smaugt_pack.c): little-endian bit strings of `bits` per
+ * coefficient; these are the portable kernels of the tables' unpack. */
 void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+/* Each value rounded from 16 bits to its top `bits` (add half a step,
+ * keep the top bits, modulo 2^bits), then packed. */
+void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
+
+/* Independent Keccak sponges run side by side on the four-way permutation
+ * (smaugt_sponge.c): SHAKE (dsep 0x1f) or SHA3 (0x06) of `in` at `rate`
+ * bytes per block, outlen bytes to `out`. */
+typedef struct smaugt_sponge_job {
+    const uint8_t *in;
+    size_t inlen;
+    uint8_t *out;
+    size_t outlen;
+    unsigned rate;
+    uint8_t dsep;
+} smaugt_sponge_job;
+void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n);
 
 /* The family's kernel table (see common/cpu.h): one per backend,
  * smaugt_mul.c lists them and picks one per operation. */
 typedef struct kpqc_smaugt_backend {
     kpqc_backend_info info;
-    /* r += a * s in Z_{2^16}[x]/(x^256 + 1), with s small (secret) and a
-     * public.  Constant time: a dense product, no index or branch depends
-     * on s. */
-    void (*mul_acc)(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]);
+    /* out[i] += sum_{j < k} a[i k + j] * s[j] for i < rows, in
+     * Z_{2^16}[x]/(x^256 + 1): a matrix of public polynomials times a
+     * vector of secret ones.  Every coefficient of a holds a value modulo
+     * 2^log_mod scaled to the top (log_mod <= 11), every coefficient of s
+     * is in [-2, 1] (any 2-bit secret encoding), k <= SMAUGT_KMAX.  Exact,
+     * and constant time: no index or branch depends on s. */
+    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
+                       unsigned rows, unsigned k, unsigned log_mod);
+    /* kpqc_smaugt_unpack_bits for 2 <= bits <= 11 (reads exactly
+     * 32 * bits bytes). */
+    void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+    /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
+     * bits (kpqc_smaugt_pack_round), 2 <= bits <= 11. */
+    void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
+    /* kpqc_smaugt_gaussian. */
+    void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
+/* AVX-512 reuses these */
+void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
+void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
+#endif
+#ifdef KPQC_ISA_AVX512
+extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx512;
 #endif
 const kpqc_smaugt_backend *kpqc_smaugt_select_backend(void);
 const kpqc_backend_info *const *kpqc_smaugt_backends(size_t *n);

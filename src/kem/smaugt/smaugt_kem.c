@@ -26,126 +26,194 @@ typedef struct {
     smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
 } smaugt_matrix;
 
-/* A[i][j] from SHAKE128(A-seed || i || j), log_q bits per coefficient. */
-static void expand_a(const smaugt_params *p, smaugt_matrix *m, const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t in[SMAUGT_SEED_BYTES + 2], buf[SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
-    memcpy(in, seed, SMAUGT_SEED_BYTES);
-    for (unsigned i = 0; i < p->k; i++)
-        for (unsigned j = 0; j < p->k; j++) {
-            in[SMAUGT_SEED_BYTES] = (uint8_t)i;
-            in[SMAUGT_SEED_BYTES + 1] = (uint8_t)j;
-            kpqc_shake128(buf, p->log_q * SMAUGT_N / 8, in, sizeof in);
-            kpqc_smaugt_unpack_bits(m->a[i][j].c, buf, p->log_q);
-            for (unsigned c = 0; c < SMAUGT_N; c++) m->a[i][j].c[c] = (uint16_t)(m->a[i][j].c[c] << (16 - p->log_q));
-        }
+static smaugt_sponge_job sponge_job(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen, unsigned rate,
+                                     uint8_t dsep) {
+    smaugt_sponge_job j = {in, inlen, out, outlen, rate, dsep};
+    return j;
 }
 
-static void unpack_b(const smaugt_params *p, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
+/* Inputs seed || tag of the hashes derived from one seed. */
+typedef uint8_t smaugt_tagged_seed[SMAUGT_SEED_BYTES + 2];
+
+static void tag_seed(smaugt_tagged_seed in, const uint8_t seed[SMAUGT_SEED_BYTES], uint8_t t0, uint8_t t1) {
+    memcpy(in, seed, SMAUGT_SEED_BYTES);
+    in[SMAUGT_SEED_BYTES] = t0;
+    in[SMAUGT_SEED_BYTES + 1] = t1;
+}
+
+/* A's bytes: entry (i, j) is SHAKE128(A-seed || i || j), log_q bits per
+ * coefficient; a_jobs queues the k^2 hashes, unpack_a decodes them. */
+typedef struct {
+    smaugt_tagged_seed in[SMAUGT_KMAX * SMAUGT_KMAX];
+    uint8_t out[SMAUGT_KMAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
+} smaugt_a_bytes;
+
+static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a_bytes *ab,
+                       const uint8_t seed[SMAUGT_SEED_BYTES]) {
+    for (unsigned e = 0; e < p->k * p->k; e++) {
+        tag_seed(ab->in[e], seed, (uint8_t)(e / p->k), (uint8_t)(e % p->k));
+        jobs[e] = sponge_job(ab->in[e], SMAUGT_SEED_BYTES + 2, ab->out[e], p->log_q * SMAUGT_N / 8,
+                             KPQC_SHAKE128_RATE, 0x1f);
+    }
+    return p->k * p->k;
+}
+
+static void unpack_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const smaugt_a_bytes *ab) {
+    for (unsigned e = 0; e < p->k * p->k; e++) {
+        uint16_t *c = m->a[e / p->k][e % p->k].c;
+        be->unpack_bits(c, ab->out[e], p->log_q);
+        for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
+    }
+}
+
+static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
+        be->unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] << (16 - p->log_q));
     }
 }
 
-/* Rounding from 16 bits to `bits`: add half an output step, keep the top bits. */
-static uint16_t round_to(uint16_t x, unsigned bits) {
-    return (uint16_t)(((uint32_t)x + (1u << (15 - bits))) >> (16 - bits)) & ((1u << bits) - 1);
-}
-
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2], e_seed[SMAUGT_SEED_BYTES + 1];
+    uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     smaugt_poly b[SMAUGT_KMAX];
     smaugt_matrix a;
     kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
 
-    /* Secret: one fixed-weight polynomial per row, retrying a seed counter. */
-    memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
+    /* Every hash of the key at once: the secret's SHAKE256(seed || ik ||
+     * 0) per row (the longest first), the error's SHAKE256(seed || ki),
+     * and A. */
+    smaugt_tagged_seed hwt_in[SMAUGT_KMAX], e_in[SMAUGT_KMAX];
+    uint8_t hwt_buf[SMAUGT_KMAX][SMAUGT_HWT_BYTES], e_buf[SMAUGT_KMAX][SMAUGT_GAUSS_BYTES];
+    smaugt_sponge_job jobs[2 * SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
+    smaugt_a_bytes ab;
+    unsigned n = 0;
     for (unsigned i = 0; i < p->k; i++) {
-        hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
+        tag_seed(hwt_in[i], ext, (uint8_t)(i * p->k), 0);
+        jobs[n++] = sponge_job(hwt_in[i], SMAUGT_SEED_BYTES + 2, hwt_buf[i], SMAUGT_HWT_BYTES, KPQC_SHAKE256_RATE, 0x1f);
+    }
+    for (unsigned i = 0; i < p->k; i++) {
+        tag_seed(e_in[i], ext, (uint8_t)(p->k * i), 0);
+        jobs[n++] = sponge_job(e_in[i], SMAUGT_SEED_BYTES + 1, e_buf[i], SMAUGT_GAUSS_BYTES, KPQC_SHAKE256_RATE, 0x1f);
+    }
+    n += a_jobs(p, jobs + n, &ab, ext + SMAUGT_SEED_BYTES);
+    kpqc_smaugt_sponges(jobs, n);
+    unpack_a(p, be, &a, &ab);
+
+    /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
+     * is retried with the next counter. */
+    memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
+    int rc = 0;
+    for (unsigned i = 0; i < p->k; i++) {
         unsigned counter = 0;
-        int rc;
-        do {
-            hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter++;
-            rc = kpqc_smaugt_hwt(s[i], hs_seed, p->hs);
+        rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
+        KPQC_CT_DECLASSIFY(&rc, sizeof rc);
+        while (rc != 0 && ++counter < 256) {
+            hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
+            hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter;
+            kpqc_shake256(hwt_buf[i], SMAUGT_HWT_BYTES, hs_seed, sizeof hs_seed);
+            rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
             KPQC_CT_DECLASSIFY(&rc, sizeof rc);
-        } while (rc != 0 && counter < 256);
-        if (rc != 0) return KPQC_ERR_INTERNAL; /* probability far below 2^-1000 */
+        }
+        if (rc != 0) { /* probability far below 2^-1000 */
+            kpqc_wipe(e_buf, sizeof e_buf);
+            break;
+        }
+    }
+    kpqc_wipe(hwt_buf, sizeof hwt_buf);
+    kpqc_wipe(hwt_in, sizeof hwt_in);
+    kpqc_wipe(e_in, sizeof e_in);
+    if (rc != 0) {
+        kpqc_wipe(ext, sizeof ext);
+        kpqc_wipe(hs_seed, sizeof hs_seed);
+        kpqc_wipe(s, sizeof s);
+        return KPQC_ERR_INTERNAL;
     }
 
     /* b = e - A s */
-    memcpy(e_seed, ext, SMAUGT_SEED_BYTES);
-    expand_a(p, &a, ext + SMAUGT_SEED_BYTES);
+    uint16_t as[SMAUGT_KMAX][SMAUGT_N];
+    const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
+    memset(as, 0, sizeof as);
+    for (unsigned i = 0; i < p->k; i++)
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
+    be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
     for (unsigned i = 0; i < p->k; i++) {
-        smaugt_poly as = {{0}};
-        e_seed[SMAUGT_SEED_BYTES] = (uint8_t)(p->k * i);
-        kpqc_smaugt_gaussian(&b[i], e_seed, p->log_q);
-        for (unsigned j = 0; j < p->k; j++) be->mul_acc(as.c, a.a[i][j].c, s[j]);
-        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as.c[c]);
-        kpqc_wipe(&as, sizeof as);
+        be->gaussian(&b[i], e_buf[i], p->log_q);
+        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
     }
+    kpqc_wipe(e_buf, sizeof e_buf);
+    kpqc_wipe(as, sizeof as);
 
     memcpy(pk, ext + SMAUGT_SEED_BYTES, SMAUGT_SEED_BYTES);
-    for (unsigned i = 0; i < p->k; i++) {
-        uint16_t v[SMAUGT_N];
-        for (unsigned c = 0; c < SMAUGT_N; c++) v[c] = (uint16_t)(b[i].c[c] >> (16 - p->log_q));
-        kpqc_smaugt_pack_bits(pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8, v, p->log_q);
+    for (unsigned i = 0; i < p->k; i++) { /* b's low bits are zero: rounding keeps its top bits */
+        be->pack_round(pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8, b[i].c, p->log_q);
         kpqc_smaugt_pack_secret(sk_pke + i * SMAUGT_SKPOLY_BYTES, s[i]);
     }
     kpqc_wipe(ext, sizeof ext);
     kpqc_wipe(hs_seed, sizeof hs_seed);
-    kpqc_wipe(e_seed, sizeof e_seed);
     kpqc_wipe(s, sizeof s);
     kpqc_wipe(b, sizeof b);
     return KPQC_OK;
 }
 
-static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const uint8_t *pk, const uint8_t *mu,
-                       const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
-    smaugt_matrix a;
+/* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
+ * together with other things). */
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_matrix *a,
+                       const uint8_t *pk, const uint8_t *mu, const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
     smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
-    uint8_t in[SMAUGT_SEED_BYTES + 1], buf[4 * SMAUGT_N / 8];
-    expand_a(p, &a, pk);
-    unpack_b(p, b, pk + SMAUGT_SEED_BYTES);
+    uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
+    unpack_b(p, be, b, pk + SMAUGT_SEED_BYTES);
 
-    memcpy(in, r_seed, SMAUGT_SEED_BYTES);
+    /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
+    smaugt_tagged_seed in[SMAUGT_KMAX];
+    smaugt_sponge_job jobs[SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        in[SMAUGT_SEED_BYTES] = (uint8_t)i;
-        kpqc_shake256(buf, smaugt_cbd_seed_bytes(p), in, sizeof in);
-        kpqc_smaugt_cbd(r[i], buf, p->cbd);
+        tag_seed(in[i], r_seed, (uint8_t)i, 0);
+        jobs[i] = sponge_job(in[i], SMAUGT_SEED_BYTES + 1, buf[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE, 0x1f);
+    }
+    kpqc_smaugt_sponges(jobs, p->k);
+    kpqc_wipe(in, sizeof in);
+    for (unsigned i = 0; i < p->k; i++) {
+        uint16_t field[SMAUGT_N];
+        be->unpack_bits(field, buf[i], smaugt_cbd_width(p->cbd));
+        kpqc_smaugt_cbd(r[i], field, p->cbd);
+        kpqc_wipe(field, sizeof field);
     }
 
-    /* c1 = round_p(A^T r) */
-    uint8_t *out = ct;
+    /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
+     * rows 0..k-1 give c1 = round_p(A^T r), row k gives
+     * c2 = round_p'(encode(mu) + <b, r>). */
+    uint16_t u[SMAUGT_KMAX + 1][SMAUGT_N];
+    const uint16_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        smaugt_poly c1 = {{0}};
-        for (unsigned j = 0; j < p->k; j++) be->mul_acc(c1.c, a.a[j][i].c, r[j]);
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = round_to(c1.c[c], p->log_p);
-        kpqc_smaugt_pack_bits(out, c1.c, p->log_p);
-        out += p->log_p * SMAUGT_N / 8;
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->a[j][i].c;
+        rows[p->k * p->k + i] = b[i].c;
     }
-
-    /* c2 = round_p'(encode(mu) + <b, r>) */
-    smaugt_poly c2;
+    memset(u, 0, p->k * sizeof u[0]);
+    uint16_t *c2 = u[p->k];
     if (p->timer) {
         /* D2: each of the 128 bits is put in coefficients i and i + 128. */
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
             uint16_t v = (uint16_t)(0x7FFFu & (0u - ((mu[i >> 3] >> (i & 7)) & 1u)));
-            c2.c[i] = c2.c[i + SMAUGT_N / 2] = v;
+            c2[i] = c2[i + SMAUGT_N / 2] = v;
         }
     } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++) c2.c[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
+        for (unsigned i = 0; i < SMAUGT_N; i++) c2[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
     }
-    for (unsigned j = 0; j < p->k; j++) be->mul_acc(c2.c, b[j].c, r[j]);
-    for (unsigned c = 0; c < SMAUGT_N; c++) c2.c[c] = round_to(c2.c[c], p->log_p2);
-    kpqc_smaugt_pack_bits(out, c2.c, p->log_p2);
+    be->matvec_acc(u, rows, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k, p->log_q);
+
+    uint8_t *out = ct;
+    for (unsigned i = 0; i < p->k; i++) {
+        be->pack_round(out, u[i], p->log_p);
+        out += p->log_p * SMAUGT_N / 8;
+    }
+    be->pack_round(out, c2, p->log_p2);
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);
-    kpqc_wipe(in, sizeof in);
-    kpqc_wipe(&c2, sizeof c2);
+    kpqc_wipe(u, sizeof u);
 }
 
 /* |x - (2^15 - 1)| in 16-bit arithmetic, as TiMER's D2 decoder defines it. */
@@ -156,18 +224,18 @@ static uint16_t flip_abs(uint16_t x) {
 }
 
 static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
-    smaugt_poly d, c1;
-    int16_t s[SMAUGT_N];
-    const uint8_t *in = ct;
-    kpqc_smaugt_unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
+    smaugt_poly d, c1[SMAUGT_KMAX];
+    int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    const uint16_t *rows[SMAUGT_KMAX];
+    be->unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_bits(c1.c, in, p->log_p);
-        in += p->log_p * SMAUGT_N / 8;
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1.c[c] = (uint16_t)(c1.c[c] << (16 - p->log_p));
-        kpqc_smaugt_unpack_secret(s, sk_pke + i * SMAUGT_SKPOLY_BYTES);
-        be->mul_acc(d.c, c1.c, s);
+        be->unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
+        for (unsigned c = 0; c < SMAUGT_N; c++) c1[i].c[c] = (uint16_t)(c1[i].c[c] << (16 - p->log_p));
+        kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        rows[i] = c1[i].c;
     }
+    be->matvec_acc(&d.c, rows, (const int16_t (*)[SMAUGT_N])s, 1, p->k, p->log_p);
     memset(mu, 0, p->msg_bytes);
     if (p->timer) {
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
@@ -197,53 +265,59 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     return rc;
 }
 
-/* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
-static void derive(const smaugt_params *p, uint8_t out[64], const uint8_t *mu, const uint8_t *pk) {
-    uint8_t hpk[32];
-    kpqc_keccak k;
-    kpqc_sha3_256(hpk, pk, smaugt_pk_bytes(p));
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, mu, p->msg_bytes);
-    kpqc_keccak_absorb(&k, hpk, sizeof hpk);
-    kpqc_keccak_squeeze(&k, out, 64);
-    kpqc_keccak_wipe(&k);
+/* The hashes of pk (and of ct, for decapsulation) with A's, in one queue. */
+static void hash_with_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *a, const uint8_t *pk,
+                        uint8_t hpk[32], const uint8_t *ct, uint8_t hct[32]) {
+    smaugt_sponge_job jobs[2 + SMAUGT_KMAX * SMAUGT_KMAX];
+    smaugt_a_bytes ab;
+    unsigned n = 0;
+    jobs[n++] = sponge_job(pk, smaugt_pk_bytes(p), hpk, 32, KPQC_SHA3_256_RATE, 0x06);
+    if (ct != NULL) jobs[n++] = sponge_job(ct, smaugt_ct_bytes(p), hct, 32, KPQC_SHA3_256_RATE, 0x06);
+    n += a_jobs(p, jobs + n, &ab, pk);
+    kpqc_smaugt_sponges(jobs, n);
+    unpack_a(p, be, a, &ab);
 }
 
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
-    uint8_t mu[SMAUGT_MSG_MAX], seeds[64];
-    int rc = kpqc_randombytes(rng, mu, p->msg_bytes);
+    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
+    uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
+    smaugt_matrix a;
+    int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
-    derive(p, seeds, mu, pk);
-    indcpa_enc(p, kpqc_smaugt_select_backend(), ct, pk, mu, seeds);
+    /* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
+    hash_with_a(p, be, &a, pk, in + p->msg_bytes, NULL, NULL);
+    kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
+    indcpa_enc(p, be, ct, &a, pk, in, seeds);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
-    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(in, sizeof in);
     kpqc_wipe(seeds, sizeof seeds);
     return KPQC_OK;
 }
 
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
-    uint8_t mu[SMAUGT_MSG_MAX], seeds[64], reject[64], hct[32];
+    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
+    uint8_t in[SMAUGT_MSG_MAX + 32], rin[64], seeds[64], reject[64];
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
-    kpqc_keccak k;
+    smaugt_matrix a;
 
-    const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
-    indcpa_dec(p, be, mu, sk, ct);
-    derive(p, seeds, mu, pk);
-    indcpa_enc(p, be, ct2, pk, mu, seeds);
+    /* SHA3-256(pk) and SHA3-256(ct) while A is expanded; then mu', and
+     * side by side (r-seed || K) = SHAKE256(mu' || SHA3-256(pk)) and the
+     * rejection key SHAKE256(d || SHA3-256(ct)). */
+    hash_with_a(p, be, &a, pk, in + p->msg_bytes, ct, rin + 32);
+    memcpy(rin, d, 32);
+    indcpa_dec(p, be, in, sk, ct);
+    smaugt_sponge_job jobs[2] = {sponge_job(in, p->msg_bytes + 32, seeds, sizeof seeds, KPQC_SHAKE256_RATE, 0x1f),
+                                 sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f)};
+    kpqc_smaugt_sponges(jobs, 2);
+    indcpa_enc(p, be, ct2, &a, pk, in, seeds);
     uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
-
-    kpqc_sha3_256(hct, ct, ct_len);
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, d, 32);
-    kpqc_keccak_absorb(&k, hct, sizeof hct);
-    kpqc_keccak_squeeze(&k, reject, sizeof reject);
-    kpqc_keccak_wipe(&k);
 
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
     kpqc_ct_cmov(ss, reject + 32, SMAUGT_SS_BYTES, fail);
-    kpqc_wipe(mu, sizeof mu);
+    kpqc_wipe(in, sizeof in);
+    kpqc_wipe(rin, sizeof rin);
     kpqc_wipe(seeds, sizeof seeds);
     kpqc_wipe(reject, sizeof reject);
     kpqc_wipe(ct2, sizeof ct2);

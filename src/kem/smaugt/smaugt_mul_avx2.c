@@ -1,8 +1,175 @@
-/* AVX2 build of the product kernel (16 coefficients per instruction). */
-#include "smaugt_mul.h"
+/*
+ * AVX2 kernels: the exact product by two NTTs (smaugt_ntt_core.h), one
+ * prime per register of sixteen 16-bit lanes; bit-string unpacking,
+ * rounding with packing, and the Gaussian error's expansion to lanes.
+ */
+#include <string.h>
 
-static void mul_acc_avx2(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]) {
-    smaugt_mul_acc_kernel(r, a, s);
+#include "common/ct.h"
+#include "common/x86_intrin.h"
+#include "smaugt.h"
+#include "smaugt_ntt.h"
+
+typedef __m256i vec;
+#define NTT_CONSTS smaugt_ntt_consts16
+#define V_ADD _mm256_add_epi16
+#define V_SUB _mm256_sub_epi16
+#define V_MULLO _mm256_mullo_epi16
+#define V_MULHI _mm256_mulhi_epi16
+#define V_SRAI _mm256_srai_epi16
+#define V_SET1 _mm256_set1_epi16
+#define V_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
+
+/* The last step of the 16 x 16 transpose: the 128-bit halves of c
+ * (rows 0-7) and d (rows 8-15) exchanged, low halves to *lo, high to *hi. */
+static inline void exchange_halves(vec c, vec d, vec *lo, vec *hi) {
+    *lo = _mm256_permute2x128_si256(c, d, 0x20);
+    *hi = _mm256_permute2x128_si256(c, d, 0x31);
+}
+#define V_UNPACKLO16 _mm256_unpacklo_epi16
+#define V_UNPACKHI16 _mm256_unpackhi_epi16
+#define V_UNPACKLO32 _mm256_unpacklo_epi32
+#define V_UNPACKHI32 _mm256_unpackhi_epi32
+#define V_UNPACKLO64 _mm256_unpacklo_epi64
+#define V_UNPACKHI64 _mm256_unpackhi_epi64
+
+#include "smaugt_ntt_core.h"
+#include "smaugt_ntt_crt.h"
+
+static const NTT_CONSTS *const primes[2] = {&kpqc_smaugt_ntt16_q7681, &kpqc_smaugt_ntt16_q10753};
+
+static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
+                            unsigned rows, unsigned k, unsigned log_mod) {
+    const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
+    vec sh[SMAUGT_KMAX][2][16], shq[SMAUGT_KMAX][2][16], acc[2][16], x[16];
+
+    for (unsigned j = 0; j < k; j++)
+        for (unsigned p = 0; p < 2; p++) {
+            for (unsigned i = 0; i < 16; i++) sh[j][p][i] = V_LOAD(s[j] + 16 * i);
+            transform_secret(sh[j][p], shq[j][p], primes[p]);
+        }
+    for (unsigned r = 0; r < rows; r++) {
+        for (unsigned j = 0; j < k; j++)
+            for (unsigned p = 0; p < 2; p++) {
+                for (unsigned i = 0; i < 16; i++) x[i] = _mm256_sra_epi16(V_LOAD(a[r * k + j] + 16 * i), shift);
+                ntt_forward(x, primes[p]);
+                pointwise_acc(acc[p], x, sh[j][p], shq[j][p], j, k, primes[p]);
+            }
+        for (unsigned p = 0; p < 2; p++) ntt_inverse(acc[p], primes[p]);
+        for (unsigned i = 0; i < 16; i++) {
+            __m256i *o = (__m256i *)(out[r] + 16 * i);
+            _mm256_storeu_si256(o, _mm256_add_epi16(_mm256_loadu_si256(o),
+                                                    _mm256_sll_epi16(crt(acc[0][i], acc[1][i]), shift)));
+        }
+    }
+    kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
+    kpqc_wipe(shq, k * sizeof shq[0]);
+    kpqc_wipe(acc, sizeof acc);
 }
 
-const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, mul_acc_avx2};
+/*
+ * Unpacking 16 fields per step: each group of 8 fields is `bits` bytes;
+ * the 16 bytes from a group's start go to both halves of a register, a
+ * byte shuffle gives each 32-bit lane the three bytes its field touches,
+ * a variable shift and a mask cut the field out.  The first 24 groups'
+ * loads stay inside the input (23 bits + 16 <= 32 bits); the last 8 groups
+ * are read from a zero-padded copy.
+ */
+static inline __m256i unpack_group(const uint8_t *g, __m256i shuf, __m256i shift, __m256i mask) {
+    __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuf), shift), mask);
+}
+
+void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16] = {0};
+    uint8_t ctl[32];
+    uint32_t off[8];
+    memcpy(tail, in + 24 * bits, 8 * bits);
+    for (unsigned c = 0; c < 8; c++) {
+        const unsigned first = c * bits / 8;
+        for (unsigned t = 0; t < 3; t++) ctl[4 * c + t] = (uint8_t)(first + t);
+        ctl[4 * c + 3] = 0x80; /* zero */
+        off[c] = c * bits % 8;
+    }
+    const __m256i shuf = _mm256_loadu_si256((const __m256i *)ctl), shift = _mm256_loadu_si256((const __m256i *)off);
+    const __m256i mask = _mm256_set1_epi32((1 << bits) - 1);
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
+        const uint8_t *g = it < 12 ? in + 2 * it * bits : tail + (2 * it - 24) * bits;
+        __m256i g0 = unpack_group(g, shuf, shift, mask), g1 = unpack_group(g + bits, shuf, shift, mask);
+        /* packus interleaves the halves: qwords g0 0-3, g1 0-3, g0 4-7, g1 4-7 */
+        __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(g0, g1), 0xD8);
+        _mm256_storeu_si256((__m256i *)(v + 16 * it), w);
+    }
+    kpqc_wipe(tail, sizeof tail); /* r's seed bytes pass through here */
+}
+
+/*
+ * Rounding and packing 16 values per step (8 per 128-bit half, which then
+ * make `bits` bytes): the rounded fields are paired into 32-bit lanes by a
+ * multiply-add, each lane shifted to its bit offset within its first byte,
+ * and four byte shuffles put the lanes' bytes in place, ORed where they
+ * share a byte.  Each half is stored whole (16 bytes), the next store
+ * overwriting its tail.
+ */
+void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16];
+    uint8_t ctl[4][32];
+    uint32_t off[8];
+    for (unsigned i = 0; i < 4; i++) {
+        const unsigned bit = 2 * bits * i, first = bit / 8;
+        off[i] = off[i + 4] = bit % 8;
+        for (unsigned d = 0; d < 16; d++)
+            ctl[i][d] = ctl[i][16 + d] = (uint8_t)(d >= first && d < first + 4 ? 4 * i + d - first : 0x80);
+    }
+    const __m256i shift = _mm256_loadu_si256((const __m256i *)off);
+    const __m256i c0 = _mm256_loadu_si256((const __m256i *)ctl[0]), c1 = _mm256_loadu_si256((const __m256i *)ctl[1]);
+    const __m256i c2 = _mm256_loadu_si256((const __m256i *)ctl[2]), c3 = _mm256_loadu_si256((const __m256i *)ctl[3]);
+    const __m256i half = _mm256_set1_epi16((int16_t)(1 << (15 - bits)));
+    const __m256i pair = _mm256_set1_epi32((int)((1u << bits) << 16 | 1u)); /* x[2i] + x[2i+1] 2^bits */
+    const __m128i down = _mm_cvtsi32_si128((int)(16 - bits));
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
+        __m256i x = _mm256_srl_epi16(_mm256_add_epi16(_mm256_loadu_si256((const __m256i *)(v + 16 * it)), half), down);
+        __m256i m = _mm256_sllv_epi32(_mm256_madd_epi16(x, pair), shift);
+        __m256i r = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(m, c0), _mm256_shuffle_epi8(m, c1)),
+                                    _mm256_or_si256(_mm256_shuffle_epi8(m, c2), _mm256_shuffle_epi8(m, c3)));
+        /* the first 24 groups' 16-byte stores stay inside out (23 bits + 16
+         * <= 32 bits for bits >= 2); the last 8 go through tail */
+        uint8_t *g = it < 12 ? out + 2 * it * bits : tail + (2 * it - 24) * bits;
+        _mm_storeu_si128((__m128i *)g, _mm256_castsi256_si128(r));
+        _mm_storeu_si128((__m128i *)(g + bits), _mm256_extracti128_si256(r, 1));
+    }
+    memcpy(out + 24 * bits, tail, 8 * bits);
+    kpqc_wipe(tail, sizeof tail); /* the re-encryption in decapsulation is secret until compared */
+}
+
+/*
+ * The Gaussian error: the bit-sliced words as the portable code makes them,
+ * then 16 coefficients a step: each word's 16 bits broadcast to the lanes
+ * and compared with the lane's own bit give all-ones masks, from which
+ * the signed magnitude is assembled.
+ */
+void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q) {
+    const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                          (int16_t)0x8000);
+    const __m256i one = _mm256_set1_epi16(1), two = _mm256_set1_epi16(2);
+    const __m128i up = _mm_cvtsi32_si128((int)(16 - log_q));
+    for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
+        uint64_t w[3];
+        kpqc_smaugt_gaussian_words(w, buf + 80 * blk);
+        for (unsigned q = 0; q < 4; q++) {
+            __m256i m[3];
+            for (unsigned t = 0; t < 3; t++) {
+                __m256i b = _mm256_and_si256(_mm256_set1_epi16((int16_t)(uint16_t)(w[t] >> (16 * q))), bit);
+                m[t] = _mm256_cmpeq_epi16(b, bit);
+            }
+            __m256i mag = _mm256_or_si256(_mm256_and_si256(m[0], one), _mm256_and_si256(m[1], two));
+            __m256i v = _mm256_sub_epi16(_mm256_xor_si256(mag, m[2]), m[2]); /* +-mag */
+            _mm256_storeu_si256((__m256i *)(e->c + 64 * blk + 16 * q), _mm256_sll_epi16(v, up));
+        }
+        kpqc_wipe(w, sizeof w);
+    }
+}
+
+const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2,
+                                                  kpqc_smaugt_unpack_bits_avx2, kpqc_smaugt_pack_round_avx2,
+                                                  kpqc_smaugt_gaussian_avx2};

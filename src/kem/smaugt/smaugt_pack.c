@@ -1,4 +1,5 @@
 /* Serialisation of ring elements and secrets. */
+#include "common/ct.h"
 #include "smaugt.h"
 
 /* Coefficient i occupies bits [bits*i, bits*(i+1)) of a little-endian string. */
@@ -28,6 +29,13 @@ void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned b
         acc >>= bits;
         have -= bits;
     }
+}
+
+void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
+    uint16_t r[SMAUGT_N];
+    for (unsigned i = 0; i < SMAUGT_N; i++) r[i] = (uint16_t)(((uint32_t)v[i] + (1u << (15 - bits))) >> (16 - bits));
+    kpqc_smaugt_pack_bits(out, r, bits); /* keeps the low `bits` of each */
+    kpqc_wipe(r, sizeof r);
 }
 
 /* A ternary coefficient s is stored as the two bits of 1 - s (0, 1 or 2). */

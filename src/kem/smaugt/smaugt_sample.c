@@ -7,66 +7,89 @@
 #include <string.h>
 
 #include "common/ct.h"
-#include "common/keccak.h"
 #include "smaugt.h"
 
 #define HWT_RAND_WORDS 308 /* 16-bit words drawn for the 256 bounded draws */
+_Static_assert(SMAUGT_HWT_BYTES == 2 * HWT_RAND_WORDS + SMAUGT_N / 4, "HWT buffer layout");
+
+/* Lemire's rejection threshold of draw i: 2^16 mod (256 - i), folded into
+ * a table by the compiler (one division per draw was most of the time). */
+#define HWT_T(i) (uint16_t)(65536u % (SMAUGT_N - (i)))
+#define HWT_T4(i) HWT_T(i), HWT_T((i) + 1), HWT_T((i) + 2), HWT_T((i) + 3)
+#define HWT_T16(i) HWT_T4(i), HWT_T4((i) + 4), HWT_T4((i) + 8), HWT_T4((i) + 12)
+#define HWT_T64(i) HWT_T16(i), HWT_T16((i) + 16), HWT_T16((i) + 32), HWT_T16((i) + 48)
+static const uint16_t hwt_threshold[SMAUGT_N] = {HWT_T64(0), HWT_T64(64), HWT_T64(128), HWT_T64(192)};
 
 /*
  * s gets exactly hs non-zero coefficients of random sign.  Draw i picks a
- * uniform value in [0, 256 - i) by Lemire's multiply-and-reject; the value
- * then decides, in constant time, whether coefficient i is one of the
- * remaining non-zero ones (a selection sampling of the positions).  A draw
- * is rejected with probability below 256/65536; the verdicts are declassified
- * (they reveal which 16-bit words were out of range, nothing of s), and a
- * seed whose 308 words run out is rejected, as the specification says, so
- * the caller retries with the next counter.
+ * uniform value in [0, 256 - i) by Lemire's multiply-and-reject from word
+ * i; the value then decides, in constant time, whether coefficient i is
+ * one of the remaining non-zero ones (a selection sampling of the
+ * positions).  A draw is rejected with probability below 256/65536 and
+ * redrawn from the words after the first 256, in order; the verdicts are
+ * declassified (they reveal which 16-bit words were out of range, nothing
+ * of s), and a seed whose 308 words run out is rejected, as the
+ * specification says, so the caller retries with the next counter.  All
+ * 256 first draws are made at once (vectorised); only a seed with a
+ * rejection, about one in five, takes the redraw loop.
  */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 2], unsigned hs) {
-    uint8_t buf[2 * HWT_RAND_WORDS], sign[SMAUGT_N / 4];
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
+    const uint8_t *sign = buf + 2 * HWT_RAND_WORDS;
     uint16_t pick[SMAUGT_N];
-    kpqc_keccak k;
+    uint8_t reject[SMAUGT_N];
     int rc = 0;
-    kpqc_shake256_init(&k);
-    kpqc_keccak_absorb(&k, seed, SMAUGT_SEED_BYTES + 2);
-    kpqc_keccak_squeeze(&k, buf, sizeof buf);
 
-    unsigned next = SMAUGT_N;
-    for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
-        uint32_t bound = SMAUGT_N - i, threshold = 65536u % bound;
-        uint32_t m = (uint32_t)(buf[2 * i] | (buf[2 * i + 1] << 8)) * bound;
-        uint32_t reject = (m & 0xFFFF) < threshold;
-        KPQC_CT_DECLASSIFY(&reject, sizeof reject);
-        while (reject) {
-            if (next >= HWT_RAND_WORDS) {
-                rc = -1;
-                break;
+    /* 16 x 16-bit products, high and low halves: vector multiplies */
+    uint8_t any = 0;
+    for (unsigned i = 0; i < SMAUGT_N; i++) {
+        const uint16_t w = (uint16_t)(buf[2 * i] | (buf[2 * i + 1] << 8)), bound = (uint16_t)(SMAUGT_N - i);
+        const uint16_t lo = (uint16_t)(w * bound);
+        pick[i] = (uint16_t)(((uint32_t)w * bound) >> 16);
+        reject[i] = (uint8_t)(lo < hwt_threshold[i]);
+        any |= reject[i];
+    }
+    KPQC_CT_DECLASSIFY(&any, sizeof any);
+    if (any) {
+        unsigned next = SMAUGT_N;
+        KPQC_CT_DECLASSIFY(reject, sizeof reject);
+        for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
+            uint32_t bound = SMAUGT_N - i, m = 0, again = reject[i];
+            while (again) {
+                if (next >= HWT_RAND_WORDS) {
+                    rc = -1;
+                    break;
+                }
+                m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
+                next++;
+                again = (m & 0xFFFF) < hwt_threshold[i];
+                KPQC_CT_DECLASSIFY(&again, sizeof again);
             }
-            m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
-            next++;
-            reject = (m & 0xFFFF) < threshold;
-            KPQC_CT_DECLASSIFY(&reject, sizeof reject);
+            if (reject[i]) pick[i] = (uint16_t)(m >> 16);
         }
-        pick[i] = (uint16_t)(m >> 16);
     }
     if (rc == 0) {
-        kpqc_keccak_squeeze(&k, sign, sizeof sign);
         /* Coefficient i is non-zero iff its draw lands among the still
-         * missing positions: pick < remaining, where remaining counts down. */
-        int32_t remaining = SMAUGT_N - (int32_t)hs;
+         * missing positions: pick < remaining, where remaining counts down
+         * (the one sequential step, kept to its arithmetic). */
+        uint32_t remaining = SMAUGT_N - hs;
+        int16_t nonzero[SMAUGT_N];
         for (unsigned i = 0; i < SMAUGT_N; i++) {
-            int32_t below = ((int32_t)pick[i] - remaining) >> 31; /* -1 if pick < remaining */
-            remaining += below;
-            int32_t nonzero = 1 + below;
-            /* Sign bits are laid out in 16-coefficient blocks of 8 bit planes. */
-            unsigned bit = (sign[((i >> 7) << 4) + (i & 15)] >> ((i >> 4) & 7)) & 1u;
-            int32_t mask = (int32_t)(bit << 1) - 1; /* +1 keeps, -1 negates */
-            s[i] = (int16_t)((-nonzero) & mask);
+            uint32_t below = (uint32_t)pick[i] < remaining; /* a compare and a borrow, no branch */
+            remaining -= below;
+            nonzero[i] = (int16_t)(1 - below);
         }
+        /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
+         * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
+         * 16 h + t. */
+        for (unsigned h = 0; h < 2; h++)
+            for (unsigned pl = 0; pl < 8; pl++)
+                for (unsigned t = 0; t < 16; t++) {
+                    const unsigned i = 128 * h + 16 * pl + t;
+                    int16_t mask = (int16_t)((((sign[16 * h + t] >> pl) & 1) << 1) - 1); /* +1 keeps, -1 negates */
+                    s[i] = (int16_t)(-nonzero[i] & mask);
+                }
+        kpqc_wipe(nonzero, sizeof nonzero);
     }
-    kpqc_keccak_wipe(&k);
-    kpqc_wipe(buf, sizeof buf);
-    kpqc_wipe(sign, sizeof sign);
     kpqc_wipe(pick, sizeof pick);
     return rc;
 }
@@ -77,59 +100,57 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t seed[SMAUGT_SEED_BYTES + 
  * one random bit of coefficient k; the magnitude's two bits are Boolean
  * functions of nine of them and the tenth is the sign.  The words take
  * their bytes column-wise from each 80-byte block of SHAKE256 output.
+ * w gets the magnitude's low and high bits and the sign bits of the
+ * block's 64 coefficients.
  */
-void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t seed[SMAUGT_SEED_BYTES + 1], unsigned log_q) {
-    uint8_t buf[SMAUGT_N / 64 * 80];
-    kpqc_shake256(buf, sizeof buf, seed, SMAUGT_SEED_BYTES + 1);
+void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]) {
+    uint64_t x[10];
+    for (unsigned j = 0; j < 10; j++) {
+        x[j] = 0;
+        for (unsigned byte = 0; byte < 8; byte++) x[j] |= (uint64_t)b[10 * byte + j] << (8 * byte);
+    }
+    w[0] = (x[0] & x[1] & x[2] & x[3] & x[4] & x[5] & x[7] & ~x[8]) |
+           (x[0] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (x[1] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (x[2] & x[3] & x[4] & x[5] & x[6] & x[8]) |
+           (~x[2] & ~x[3] & ~x[6] & x[8]) | (~x[1] & ~x[3] & ~x[6] & x[8]) |
+           (x[6] & x[7] & ~x[8]) | (~x[5] & ~x[6] & x[8]) |
+           (~x[4] & ~x[6] & x[8]) | (~x[7] & x[8]);
+    w[1] = (x[1] & x[2] & x[4] & x[5] & x[7] & x[8]) |
+           (x[3] & x[4] & x[5] & x[7] & x[8]) | (x[6] & x[7] & x[8]);
+    w[2] = x[9];
+    kpqc_wipe(x, sizeof x);
+}
+
+void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q) {
     for (unsigned blk = 0; blk < SMAUGT_N / 64; blk++) {
-        const uint8_t *b = buf + 80 * blk;
-        uint64_t x[10];
-        for (unsigned j = 0; j < 10; j++) {
-            x[j] = 0;
-            for (unsigned byte = 0; byte < 8; byte++) x[j] |= (uint64_t)b[10 * byte + j] << (8 * byte);
-        }
-        uint64_t s0 = (x[0] & x[1] & x[2] & x[3] & x[4] & x[5] & x[7] & ~x[8]) |
-                      (x[0] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (x[1] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (x[2] & x[3] & x[4] & x[5] & x[6] & x[8]) |
-                      (~x[2] & ~x[3] & ~x[6] & x[8]) | (~x[1] & ~x[3] & ~x[6] & x[8]) |
-                      (x[6] & x[7] & ~x[8]) | (~x[5] & ~x[6] & x[8]) |
-                      (~x[4] & ~x[6] & x[8]) | (~x[7] & x[8]);
-        uint64_t s1 = (x[1] & x[2] & x[4] & x[5] & x[7] & x[8]) |
-                      (x[3] & x[4] & x[5] & x[7] & x[8]) | (x[6] & x[7] & x[8]);
+        uint64_t w[3];
+        kpqc_smaugt_gaussian_words(w, buf + 80 * blk);
         for (unsigned k = 0; k < 64; k++) {
-            uint16_t mag = (uint16_t)(((s0 >> k) & 1) | (((s1 >> k) & 1) << 1));
-            uint16_t neg = (uint16_t)(0u - ((x[9] >> k) & 1));
+            uint16_t mag = (uint16_t)(((w[0] >> k) & 1) | (((w[1] >> k) & 1) << 1));
+            uint16_t neg = (uint16_t)(0u - ((w[2] >> k) & 1));
             uint16_t v = (uint16_t)((mag ^ neg) - neg); /* two's complement of +-mag */
             e->c[64 * blk + k] = (uint16_t)((uint32_t)v << (16 - log_q));
         }
-        kpqc_wipe(x, sizeof x);
+        kpqc_wipe(w, sizeof w);
     }
-    kpqc_wipe(buf, sizeof buf);
 }
 
 /* Sparse CBDs: a coefficient is non-zero when (b0 & b1) [3 bits] or
- * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1. */
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind) {
-    unsigned width = kind == SMAUGT_SPARSE_CBD3 ? 3 : kind == SMAUGT_CBD1 ? 2 : 4;
-    uint32_t acc = 0;
-    unsigned have = 0, o = 0;
-    for (unsigned i = 0; i < SMAUGT_N; i++) {
-        while (have < width) {
-            acc |= (uint32_t)buf[o++] << have;
-            have += 8;
+ * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1.  The
+ * branch is on the public parameter set only. */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind) {
+    if (kind == SMAUGT_CBD1) {
+        for (unsigned i = 0; i < SMAUGT_N; i++) r[i] = (int16_t)((field[i] & 1) - ((field[i] >> 1) & 1));
+    } else if (kind == SMAUGT_SPARSE_CBD3) {
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            int16_t nz = (int16_t)(field[i] & (field[i] >> 1) & 1), sg = (int16_t)((field[i] >> 2) & 1);
+            r[i] = (int16_t)(nz - 2 * (nz & sg));
         }
-        uint32_t b0 = acc & 1, b1 = (acc >> 1) & 1, b2 = (acc >> 2) & 1, b3 = (acc >> 3) & 1;
-        acc >>= width;
-        have -= width;
-        int32_t v;
-        if (width == 2) { /* the branch is on the public parameter set only */
-            v = (int32_t)b0 - (int32_t)b1;
-        } else {
-            uint32_t nz = width == 3 ? (b0 & b1) : ((b0 | b1) & b2);
-            uint32_t sg = width == 3 ? b2 : b3;
-            v = (int32_t)nz * (1 - 2 * (int32_t)sg);
+    } else {
+        for (unsigned i = 0; i < SMAUGT_N; i++) {
+            int16_t nz = (int16_t)((field[i] | (field[i] >> 1)) & (field[i] >> 2) & 1), sg = (int16_t)((field[i] >> 3) & 1);
+            r[i] = (int16_t)(nz - 2 * (nz & sg));
         }
-        r[i] = (int16_t)v;
     }
 }
