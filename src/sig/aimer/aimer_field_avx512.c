@@ -1,10 +1,9 @@
 /*
  * AIMer field kernels of the AVX-512 path.
  *
- * Products and squarings keep everything in registers with the reduction
- * inlined (the PCLMULQDQ path calls out per product and reduces through
- * memory): for GF(2^128) the fold by x^128 = x^7 + x^2 + x + 1 is itself
- * two carry-less products by 0x87.  The matrix-vector product selects
+ * Single products and squarings are the PCLMULQDQ kernels
+ * (aimer_field_pclmul.c); here the eight-party ones on VPCLMULQDQ, and the
+ * matrix-vector products.  The matrix-vector product selects
  * rows with opmask registers set by vptestmq from the bits of v and adds
  * them with masked XORs: two 4-word rows per zmm register, no branches and
  * no memory access that depends on v.
@@ -12,87 +11,6 @@
 #include "common/x86_intrin.h"
 
 #include "aimer_field.h"
-
-static inline __m128i ld2(const uint64_t *p) { return _mm_loadu_si128((const __m128i *)p); }
-
-/* [lo, hi] = 256-bit product, fold into 128 bits mod x^128 + x^7 + x^2 + x + 1. */
-static inline __m128i fold128(__m128i lo, __m128i hi) {
-    const __m128i k = _mm_cvtsi32_si128(0x87);
-    __m128i p = _mm_clmulepi64_si128(hi, k, 0x01); /* word 3 times the tail, lands on words 1-2 */
-    lo = _mm_xor_si128(lo, _mm_slli_si128(p, 8));
-    hi = _mm_xor_si128(hi, _mm_srli_si128(p, 8));
-    return _mm_xor_si128(lo, _mm_clmulepi64_si128(hi, k, 0x00)); /* word 2 lands on words 0-1 */
-}
-
-static inline __m128i mul128(__m128i x, __m128i y) {
-    __m128i lo = _mm_clmulepi64_si128(x, y, 0x00), hi = _mm_clmulepi64_si128(x, y, 0x11);
-    __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
-    return fold128(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)), _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
-}
-
-static inline __m128i sqr128(__m128i x) {
-    return fold128(_mm_clmulepi64_si128(x, x, 0x00), _mm_clmulepi64_si128(x, x, 0x11));
-}
-
-/* Wider fields: schoolbook word products into t, then the shift fold. */
-static inline __attribute__((always_inline)) void prod_w(uint64_t *t, const uint64_t *a, const uint64_t *b,
-                                                         const unsigned nw) {
-    __m128i acc[8];
-    for (unsigned k = 0; k < 2 * nw; k++) acc[k] = _mm_setzero_si128();
-    for (unsigned i = 0; i < nw; i++) {
-        __m128i ai = _mm_cvtsi64_si128((long long)a[i]);
-        for (unsigned j = 0; j < nw; j++)
-            acc[i + j] = _mm_xor_si128(acc[i + j], _mm_clmulepi64_si128(ai, _mm_cvtsi64_si128((long long)b[j]), 0));
-    }
-    for (unsigned k = 0; k < 2 * nw; k++) t[k] = 0;
-    for (unsigned k = 0; k < 2 * nw - 1; k++) {
-        t[k] ^= (uint64_t)_mm_cvtsi128_si64(acc[k]);
-        t[k + 1] ^= (uint64_t)_mm_extract_epi64(acc[k], 1);
-    }
-}
-
-static inline __attribute__((always_inline)) void sqr_w(uint64_t *t, const uint64_t *x, const unsigned nw) {
-    for (unsigned i = 0; i < nw; i++) {
-        __m128i xi = _mm_cvtsi64_si128((long long)x[i]);
-        _mm_storeu_si128((__m128i *)(t + 2 * i), _mm_clmulepi64_si128(xi, xi, 0));
-    }
-}
-
-void kpqc_aimer_gf_mul_avx512(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
-    uint64_t t[8];
-    if (nw == 2) {
-        _mm_storeu_si128((__m128i *)c, mul128(ld2(a), ld2(b)));
-    } else if (nw == 3) {
-        prod_w(t, a, b, 3);
-        kpqc_aimer_reduce_w(c, t, 3, 7, 2, 1);
-    } else {
-        prod_w(t, a, b, 4);
-        kpqc_aimer_reduce_w(c, t, 4, 10, 5, 2);
-    }
-}
-
-void kpqc_aimer_gf_sqr_n_avx512(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
-    uint64_t x[4], t[8];
-    if (nw == 2) {
-        __m128i v = ld2(a);
-        for (unsigned r = 0; r < e; r++) v = sqr128(v); /* e is public */
-        _mm_storeu_si128((__m128i *)c, v);
-        return;
-    }
-    for (unsigned i = 0; i < nw; i++) x[i] = a[i];
-    if (nw == 3) {
-        for (unsigned r = 0; r < e; r++) {
-            sqr_w(t, x, 3);
-            kpqc_aimer_reduce_w(x, t, 3, 7, 2, 1);
-        }
-    } else {
-        for (unsigned r = 0; r < e; r++) {
-            sqr_w(t, x, 4);
-            kpqc_aimer_reduce_w(x, t, 4, 10, 5, 2);
-        }
-    }
-    for (unsigned i = 0; i < nw; i++) c[i] = x[i];
-}
 
 void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
     /* Lanes 0-3 hold row j, lanes 4-7 row j+1; only the field's words count. */
@@ -262,6 +180,6 @@ void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
-    {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_avx512,    kpqc_aimer_gf_sqr_n_avx512,
+    {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_pclmul,    kpqc_aimer_gf_sqr_n_pclmul,
     kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
     kpqc_aimer_gf_mul8_avx512};
