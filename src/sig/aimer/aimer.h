@@ -52,10 +52,13 @@ struct aimer_params {
 };
 
 /* Everything derived from the public iv: 2L matrices (one row per bit,
- * row j = image of x^j) and L+1 constants. */
+ * row j = image of x^j), L+1 constants, and where the backend has them
+ * the matrices' tables (mat_tab), matrix m's at tab + m * tab_len. */
 struct aimer_lin {
     gf A[2 * LMAX][8 * NBMAX];
     gf b[LMAX + 1];
+    uint8_t *tab;
+    size_t tab_len;
 };
 
 /* The field of an operation: its width and the kernels it runs on. */
@@ -111,6 +114,17 @@ static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const 
         return;
     }
     for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(f, c[j], M, v[j]);
+}
+
+/* The same with matrix m of the linear layers, through its tables where
+ * the backend has them. */
+static inline void layer_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
+                               gf c[PARTY_BATCH], const gf v[PARTY_BATCH]) {
+    if (f->be->mat_vec8_tab != NULL) {
+        f->be->mat_vec8_tab(c, lin->tab + m * lin->tab_len, v, f->nw);
+        return;
+    }
+    mat_vec_batch(f, c, (const gf *)lin->A[m], v);
 }
 
 /* x_j = x_j^(2^e) for the PARTY_BATCH elements of a batch. */

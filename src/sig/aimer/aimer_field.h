@@ -36,7 +36,16 @@ struct kpqc_aimer_backend {
     void (*mat_vec8)(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
     void (*gf_sqr_n8)(uint64_t (*x)[4], unsigned nw, unsigned e);
     void (*gf_mul8)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+    /* Optional (NULL: mat_vec8 on the rows): the matrix turned once into
+     * tables of the backend's own (KPQC_AIMER_TAB_BYTES(nw) bytes), and
+     * eight vectors through them, c_j = M v_j. */
+    void (*mat_tab)(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+    void (*mat_vec8_tab)(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 };
+
+/* Bytes of a matrix's tables: 16 nw groups of four rows, 128 bytes per
+ * group and word. */
+#define KPQC_AIMER_TAB_BYTES(nw) (2048u * (nw) * (nw))
 
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -54,6 +63,8 @@ void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+void kpqc_aimer_mat_tab_avx512(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 #endif
 const struct kpqc_aimer_backend *kpqc_aimer_select_backend(void);
 const kpqc_backend_info *const *kpqc_aimer_backends(size_t *n);

@@ -64,14 +64,39 @@ void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const 
         for (unsigned w = 0; w < 4; w++) c[p][w] = w < nw ? out[w][p] : 0;
 }
 
-/* GF(2^128) squarings of four elements, one per 128-bit lane. */
-static inline __m512i sqr128x4(__m512i x) {
+/* GF(2^128), four elements a register, one per 128-bit lane: the 256-bit
+ * products [lo, hi] folded by two carry-less products by the tail 0x87. */
+static inline __m512i fold128x4(__m512i lo, __m512i hi) {
     const __m512i k = _mm512_set1_epi64(0x87);
-    __m512i lo = _mm512_clmulepi64_epi128(x, x, 0x00), hi = _mm512_clmulepi64_epi128(x, x, 0x11);
     __m512i p = _mm512_clmulepi64_epi128(hi, k, 0x01);
     lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(p, 8));
     hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(p, 8));
     return _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(hi, k, 0x00));
+}
+
+static inline __m512i sqr128x4(__m512i x) {
+    return fold128x4(_mm512_clmulepi64_epi128(x, x, 0x00), _mm512_clmulepi64_epi128(x, x, 0x11));
+}
+
+static inline __m512i mul128x4(__m512i x, __m512i y) {
+    __m512i lo = _mm512_clmulepi64_epi128(x, y, 0x00), hi = _mm512_clmulepi64_epi128(x, y, 0x11);
+    __m512i mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, y, 0x01), _mm512_clmulepi64_epi128(x, y, 0x10));
+    return fold128x4(_mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8)), _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8)));
+}
+
+/* Words 0-1 of elements 4h..4h+3 (4-word slots), one element per lane. */
+static inline __m512i load_lanes128(const uint64_t (*x)[4], unsigned h) {
+    const __m512i pick = _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0);
+    return _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[4 * h]), pick,
+                                     _mm512_loadu_si512((const void *)x[4 * h + 2]));
+}
+
+/* Back to the slots of elements 4h..4h+3, their upper words zero. */
+static inline void store_lanes128(uint64_t (*x)[4], unsigned h, __m512i v) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i first = _mm512_set_epi64(8, 8, 3, 2, 8, 8, 1, 0), second = _mm512_set_epi64(8, 8, 7, 6, 8, 8, 5, 4);
+    _mm512_storeu_si512((void *)x[4 * h], _mm512_permutex2var_epi64(v, first, zero));
+    _mm512_storeu_si512((void *)x[4 * h + 2], _mm512_permutex2var_epi64(v, second, zero));
 }
 
 /*
@@ -142,10 +167,16 @@ static inline __attribute__((always_inline)) void mul8_sliced(uint64_t (*c)[4], 
     store_sliced(c, w, nw);
 }
 
-/* c_p = a_p * b_p for eight pairs (4-word slots), word-sliced. */
+/* c_p = a_p * b_p for eight pairs (4-word slots): GF(2^128) four per
+ * VPCLMULQDQ on zmm, the wider fields word-sliced. */
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw) {
-    if (nw == 2) mul8_sliced(c, a, b, 2, 7, 2, 1);
-    else if (nw == 3) mul8_sliced(c, a, b, 3, 7, 2, 1);
+    if (nw == 2) {
+        /* four products per register, one per 128-bit lane */
+        __m512i p0 = mul128x4(load_lanes128(a, 0), load_lanes128(b, 0));
+        __m512i p1 = mul128x4(load_lanes128(a, 1), load_lanes128(b, 1));
+        store_lanes128(c, 0, p0);
+        store_lanes128(c, 1, p1);
+    } else if (nw == 3) mul8_sliced(c, a, b, 3, 7, 2, 1);
     else mul8_sliced(c, a, b, 4, 10, 5, 2);
 }
 
@@ -160,26 +191,86 @@ void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
         sqr_n8_sliced(x, 4, e, 10, 5, 2);
         return;
     }
-    /* words 0-1 of elements 0-3 and of 4-7, one element per 128-bit lane */
-    const __m512i pick = _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0);
-    __m512i a = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[0]), pick,
-                                          _mm512_loadu_si512((const void *)x[2]));
-    __m512i b = _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[4]), pick,
-                                          _mm512_loadu_si512((const void *)x[6]));
+    __m512i x0 = load_lanes128((const uint64_t(*)[4])x, 0), x1 = load_lanes128((const uint64_t(*)[4])x, 1);
     for (unsigned r = 0; r < e; r++) { /* e is public */
-        a = sqr128x4(a);
-        b = sqr128x4(b);
+        x0 = sqr128x4(x0);
+        x1 = sqr128x4(x1);
     }
-    uint64_t out[16];
-    _mm512_storeu_si512((void *)out, a);
-    _mm512_storeu_si512((void *)(out + 8), b);
-    for (unsigned p = 0; p < 8; p++) {
-        x[p][0] = out[2 * p];
-        x[p][1] = out[2 * p + 1];
-    }
+    store_lanes128(x, 0, x0);
+    store_lanes128(x, 1, x1);
+}
+
+/*
+ * The same product through tables of the matrix (built once per matrix,
+ * applied to every batch of parties): four rows make a group, and the
+ * sixteen XOR combinations of a group's rows are its table.  A vector's
+ * nibble of those four bits picks the combination to add, by VPERMI2B,
+ * a byte permutation of two registers: nothing depends on the vector but
+ * which byte of the registers is moved, never an address or a branch.
+ * Per group and output word the table is 128 bytes, byte 16t + i holding
+ * byte t of combination i's word; the index of party p's byte t is
+ * 16t + nibble_p, so one VPERMI2B yields that word of all eight parties'
+ * contributions (party p in qword p).  A group costs nw permutations and
+ * nw XORs, against four rows' test and nw masked XORs each above.
+ */
+void kpqc_aimer_mat_tab_avx512(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) {
+    /* combination i of E0 (i < 8) takes row k when bit k of i is set */
+    const __m512i m0 = _mm512_set_epi64(-1, 0, -1, 0, -1, 0, -1, 0);
+    const __m512i m1 = _mm512_set_epi64(-1, -1, 0, 0, -1, -1, 0, 0);
+    const __m512i m2 = _mm512_set_epi64(-1, -1, -1, -1, 0, 0, 0, 0);
+    uint8_t idx[128];
+    for (unsigned o = 0; o < 128; o++) idx[o] = (uint8_t)(8 * (o % 16) + o / 16); /* byte t of combination i */
+    const __m512i idx0 = _mm512_loadu_si512((const void *)idx), idx1 = _mm512_loadu_si512((const void *)(idx + 64));
+    for (unsigned g = 0; g < 16 * nw; g++)
+        for (unsigned w = 0; w < nw; w++) {
+            const uint64_t (*r)[4] = M + 4 * g;
+            __m512i e0 = KPQC_XOR3(_mm512, _mm512_and_si512(_mm512_set1_epi64((long long)r[0][w]), m0),
+                                   _mm512_and_si512(_mm512_set1_epi64((long long)r[1][w]), m1),
+                                   _mm512_and_si512(_mm512_set1_epi64((long long)r[2][w]), m2));
+            __m512i e1 = _mm512_xor_si512(e0, _mm512_set1_epi64((long long)r[3][w]));
+            uint8_t *t = tab + (size_t)(g * nw + w) * 128;
+            _mm512_storeu_si512((void *)t, _mm512_permutex2var_epi8(e0, idx0, e1));
+            _mm512_storeu_si512((void *)(t + 64), _mm512_permutex2var_epi8(e0, idx1, e1));
+        }
+}
+
+static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4], const uint8_t *tab,
+                                                                 const uint64_t (*v)[4], const unsigned nw) {
+    __m512i in[4], acc[4];
+    load_sliced(in, v, nw);
+    for (unsigned w = 0; w < nw; w++) acc[w] = _mm512_setzero_si512();
+    const __m512i row_of_byte = _mm512_set1_epi64(0x7060504030201000LL); /* 16t at byte t of each qword */
+    const __m512i low = _mm512_set1_epi8(0x0f);
+    const __m512i odd_qword = _mm512_set_epi64(0x0808080808080808LL, 0, 0x0808080808080808LL, 0, 0x0808080808080808LL,
+                                               0, 0x0808080808080808LL, 0);
+    for (unsigned wi = 0; wi < nw; wi++)
+        for (unsigned j = 0; j < 8; j++) {
+            /* byte j of each party's input word, in every byte of its qword
+             * (vpshufb indexes within 128-bit lanes: the odd qwords' bytes
+             * are 8 further) */
+            __m512i b = _mm512_shuffle_epi8(in[wi], _mm512_add_epi8(odd_qword, _mm512_set1_epi8((char)j)));
+            __m512i lo = _mm512_or_si512(_mm512_and_si512(b, low), row_of_byte);
+            __m512i hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(b, 4), low), row_of_byte);
+            const uint8_t *t = tab + (size_t)((16 * wi + 2 * j) * nw) * 128;
+            for (unsigned w = 0; w < nw; w++) {
+                const uint8_t *tl = t + w * 128, *th = t + (nw + w) * 128;
+                acc[w] = KPQC_XOR3(_mm512, acc[w],
+                                   _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)tl), lo,
+                                                            _mm512_loadu_si512((const void *)(tl + 64))),
+                                   _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)th), hi,
+                                                            _mm512_loadu_si512((const void *)(th + 64))));
+            }
+        }
+    store_sliced(c, acc, nw);
+}
+
+void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
+    if (nw == 2) mat_vec8_tab_w(c, tab, v, 2);
+    else if (nw == 3) mat_vec8_tab_w(c, tab, v, 3);
+    else mat_vec8_tab_w(c, tab, v, 4);
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_pclmul,    kpqc_aimer_gf_sqr_n_pclmul,
     kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
-    kpqc_aimer_gf_mul8_avx512};
+    kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec8_tab_avx512};
