@@ -63,10 +63,4 @@ static inline __attribute__((always_inline)) void kpqc_aimer_mul_w(uint64_t *c, 
     kpqc_aimer_reduce_w(c, t, nw, k1, k2, k3);
 }
 
-/* A word's square is its carry-less product with itself. */
-static inline void kpqc_aimer_clmul_square(uint64_t t[2], uint64_t w) {
-    __m128i x = _mm_cvtsi64_si128((long long)w);
-    _mm_storeu_si128((__m128i *)t, _mm_clmulepi64_si128(x, x, 0x00));
-}
-
 #endif

@@ -140,19 +140,6 @@ static inline __attribute__((always_inline)) void reduce_sliced(__m512i *w, __m5
     for (unsigned i = 0; i < nw; i++) w[i] = t[i];
 }
 
-static inline __attribute__((always_inline)) void sqr_n8_sliced(uint64_t (*x)[4], const unsigned nw, unsigned e,
-                                                                const unsigned k1, const unsigned k2,
-                                                                const unsigned k3) {
-    __m512i w[4], t[8];
-    load_sliced(w, (const uint64_t(*)[4])x, nw);
-    for (unsigned r = 0; r < e; r++) { /* e is public */
-        for (unsigned i = 0; i < 2 * nw; i++) t[i] = _mm512_setzero_si512();
-        for (unsigned i = 0; i < nw; i++) mul_words_acc(t, 2 * i, w[i], w[i]);
-        reduce_sliced(w, t, nw, k1, k2, k3);
-    }
-    store_sliced(x, w, nw);
-}
-
 static inline __attribute__((always_inline)) void mul8_sliced(uint64_t (*c)[4], const uint64_t (*a)[4],
                                                               const uint64_t (*b)[4], const unsigned nw,
                                                               const unsigned k1, const unsigned k2,
@@ -180,24 +167,55 @@ void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const u
     else mul8_sliced(c, a, b, 4, 10, 5, 2);
 }
 
-/* x_p = x_p^(2^e) for eight elements (4-word slots): GF(2^128) four per
- * VPCLMULQDQ on zmm, one per 128-bit lane; the wider fields word-sliced. */
+#define AIMER_SQR_LANES sqr_lanes4
+#define V __m512i
+#define CLMUL(a, b, i) _mm512_clmulepi64_epi128((a), (b), (i))
+#define XOR(a, b) _mm512_xor_si512((a), (b))
+#define BSLL8(a) _mm512_bslli_epi128((a), 8)
+#define BSRL8(a) _mm512_bsrli_epi128((a), 8)
+#include "aimer_sqr_lanes.h"
+
+/* Words 2-3 of elements 4h..4h+3, one element per lane. */
+static inline __m512i load_lanes_high(const uint64_t (*x)[4], unsigned h) {
+    const __m512i pick = _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2);
+    return _mm512_permutex2var_epi64(_mm512_loadu_si512((const void *)x[4 * h]), pick,
+                                     _mm512_loadu_si512((const void *)x[4 * h + 2]));
+}
+
+/* Elements 4h..4h+3 back to their slots from words 0-1 (lo) and 2-3 (hi);
+ * for n = 192 word 3 is cleared. */
+static inline void store_lanes256(uint64_t (*x)[4], unsigned h, __m512i lo, __m512i hi, unsigned nw) {
+    const __mmask8 words = nw == 4 ? 0xff : 0x77;
+    const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    _mm512_storeu_si512((void *)x[4 * h], _mm512_maskz_permutex2var_epi64(words, lo, first, hi));
+    _mm512_storeu_si512((void *)x[4 * h + 2], _mm512_maskz_permutex2var_epi64(words, lo, second, hi));
+}
+
+/* x_p = x_p^(2^e) for eight elements (4-word slots), four per VPCLMULQDQ
+ * on zmm, one per 128-bit lane (GF(2^128)) or lane pair (the wider
+ * fields, sqr_lanes4). */
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e) {
-    if (nw == 3) {
-        sqr_n8_sliced(x, 3, e, 7, 2, 1);
+    if (nw == 2) {
+        __m512i x0 = load_lanes128((const uint64_t(*)[4])x, 0), x1 = load_lanes128((const uint64_t(*)[4])x, 1);
+        for (unsigned r = 0; r < e; r++) { /* e is public */
+            x0 = sqr128x4(x0);
+            x1 = sqr128x4(x1);
+        }
+        store_lanes128(x, 0, x0);
+        store_lanes128(x, 1, x1);
         return;
     }
-    if (nw == 4) {
-        sqr_n8_sliced(x, 4, e, 10, 5, 2);
-        return;
+    const __m512i k = _mm512_set1_epi64(nw == 4 ? 0x425 : 0x87);
+    __m512i v[2][2];
+    for (unsigned h = 0; h < 2; h++) {
+        v[h][0] = load_lanes128((const uint64_t(*)[4])x, h);
+        v[h][1] = load_lanes_high((const uint64_t(*)[4])x, h);
     }
-    __m512i x0 = load_lanes128((const uint64_t(*)[4])x, 0), x1 = load_lanes128((const uint64_t(*)[4])x, 1);
     for (unsigned r = 0; r < e; r++) { /* e is public */
-        x0 = sqr128x4(x0);
-        x1 = sqr128x4(x1);
+        sqr_lanes4(v[0], nw, k);
+        sqr_lanes4(v[1], nw, k);
     }
-    store_lanes128(x, 0, x0);
-    store_lanes128(x, 1, x1);
+    for (unsigned h = 0; h < 2; h++) store_lanes256(x, h, v[h][0], v[h][1], nw);
 }
 
 /*

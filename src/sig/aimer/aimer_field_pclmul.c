@@ -5,19 +5,43 @@
  */
 #include "aimer_clmul.h"
 
-KPQC_AIMER_DEFINE_SQR_N(sqr_n_words, kpqc_aimer_clmul_square)
+#define AIMER_SQR_LANES sqr_lanes
+#define V __m128i
+#define CLMUL(a, b, i) _mm_clmulepi64_si128((a), (b), (i))
+#define XOR(a, b) _mm_xor_si128((a), (b))
+#define BSLL8(a) _mm_slli_si128((a), 8)
+#define BSRL8(a) _mm_srli_si128((a), 8)
+#include "aimer_sqr_lanes.h"
 
-/* c = a^(2^e); GF(2^128) stays in one register for all e squarings. */
+/* The tail of x^n as a carry-less multiplier. */
+static inline __m128i tail(unsigned nw) { return _mm_cvtsi32_si128(nw == 4 ? 0x425 : 0x87); }
+
+static inline void load_lanes(__m128i x[2], const uint64_t *a, unsigned nw) {
+    x[0] = _mm_loadu_si128((const __m128i *)a);
+    x[1] = nw == 4 ? _mm_loadu_si128((const __m128i *)(a + 2)) : _mm_cvtsi64_si128((long long)a[2]);
+}
+
+static inline void store_lanes(uint64_t *c, const __m128i x[2], unsigned nw) {
+    _mm_storeu_si128((__m128i *)c, x[0]);
+    if (nw == 4) _mm_storeu_si128((__m128i *)(c + 2), x[1]);
+    else c[2] = (uint64_t)_mm_cvtsi128_si64(x[1]);
+}
+
+/* c = a^(2^e), kept in registers for all e squarings. */
 static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, unsigned e,
                                                           const unsigned nw, const unsigned k1,
                                                           const unsigned k2, const unsigned k3) {
+    (void)k1, (void)k2, (void)k3;
     if (nw == 2) {
         __m128i v = _mm_loadu_si128((const __m128i *)a);
         for (unsigned r = 0; r < e; r++) v = kpqc_aimer_sqr128(v); /* e is public */
         _mm_storeu_si128((__m128i *)c, v);
         return;
     }
-    sqr_n_words(c, a, e, nw, k1, k2, k3);
+    __m128i x[2];
+    load_lanes(x, a, nw);
+    for (unsigned r = 0; r < e; r++) sqr_lanes(x, nw, tail(nw)); /* e is public */
+    store_lanes(c, x, nw);
 }
 
 void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
@@ -57,12 +81,12 @@ static inline __attribute__((always_inline)) void sqr_n8_w(uint64_t (*x)[4], uns
         for (unsigned j = 0; j < 8; j++) _mm_storeu_si128((__m128i *)x[j], v[j]);
         return;
     }
+    (void)k1, (void)k2, (void)k3;
+    __m128i v[8][2];
+    for (unsigned j = 0; j < 8; j++) load_lanes(v[j], x[j], nw);
     for (unsigned r = 0; r < e; r++) /* e is public */
-        for (unsigned j = 0; j < 8; j++) {
-            uint64_t t[8];
-            for (unsigned i = 0; i < nw; i++) kpqc_aimer_clmul_square(t + 2 * i, x[j][i]);
-            kpqc_aimer_reduce_w(x[j], t, nw, k1, k2, k3);
-        }
+        for (unsigned j = 0; j < 8; j++) sqr_lanes(v[j], nw, tail(nw));
+    for (unsigned j = 0; j < 8; j++) store_lanes(x[j], v[j], nw);
 }
 
 void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e) {
