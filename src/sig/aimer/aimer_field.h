@@ -56,6 +56,8 @@ void kpqc_aimer_gf_mul8_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const u
 void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
+void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
