@@ -2,8 +2,36 @@
 # headers, kpqc-kat, kpqc.pc, the CMake package kpqc (find_package(kpqc) ->
 # kpqc::kpqc), and with the provider (installed by provider/CMakeLists.txt
 # into P/<libdir>/ossl-modules) the OpenSSL configuration files of
-# P/share/kpqc-tls.
+# P/share/kpqc-tls; what runs it (the private OpenSSL, kpqc-env,
+# kpqc-openssl, kpqc-probe): cmake/InstallRuntime.cmake.
 include(CMakePackageConfigHelpers)
+
+# Everything installed is readable by every user (services run as users of
+# their own), whatever the umask of the one installing.
+set(KPQC_INSTALL_FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+set(KPQC_INSTALL_PROGRAM_PERMISSIONS ${KPQC_INSTALL_FILE_PERMISSIONS} OWNER_EXECUTE GROUP_EXECUTE WORLD_EXECUTE)
+set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${KPQC_INSTALL_PROGRAM_PERMISSIONS})
+# CMake creates directories through the umask: the last install rule opens
+# every directory on the way to an installed file (the prefix included) to
+# all, adding the permissions and taking none away.
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL install CODE [[
+  set(root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+  set(dirs "")
+  foreach(f ${CMAKE_INSTALL_MANIFEST_FILES})
+    get_filename_component(d "${f}" DIRECTORY)
+    list(FIND dirs "${d}" seen)
+    string(FIND "${d}/" "${root}/" at)
+    while(seen EQUAL -1 AND at EQUAL 0)
+      list(APPEND dirs "${d}")
+      get_filename_component(d "${d}" DIRECTORY)
+      list(FIND dirs "${d}" seen)
+      string(FIND "${d}/" "${root}/" at)
+    endwhile()
+  endforeach()
+  if(dirs)
+    execute_process(COMMAND chmod go+rx ${dirs} COMMAND_ERROR_IS_FATAL ANY)
+  endif()
+]])
 
 set_target_properties(kpqc_shared PROPERTIES EXPORT_NAME kpqc)
 set_target_properties(kpqc PROPERTIES EXPORT_NAME kpqc_static)
@@ -26,33 +54,74 @@ install(FILES ${PROJECT_BINARY_DIR}/install/kpqcConfig.cmake ${PROJECT_BINARY_DI
 
 # Files naming installed paths are written at install time, when the prefix
 # is known (`cmake --install --prefix` may differ from the configured one):
-#   kpqc_install_configured(TEMPLATE DESTINATION) configures TEMPLATE (with
-#   @KPQC_PREFIX@, @KPQC_SHARE_DIR@, @KPQC_MODULE_DIR@ and the configure-time
-#   variables already substituted) into DESTINATION under the prefix.
+#   kpqc_install_configured(TEMPLATE DESTINATION [PROGRAM]) configures
+#   TEMPLATE (with @KPQC_PREFIX@, @KPQC_BIN_DIR@, @KPQC_SHARE_DIR@,
+#   @KPQC_MODULE_DIR@ and @KPQC_PRIVATE_DIR@ -- the directory of a private
+#   OpenSSL, see cmake/InstallRuntime.cmake -- and the configure-time
+#   variables already substituted) into DESTINATION under the prefix;
+#   PROGRAM makes it executable.
+set(KPQC_INSTALL_TIME_DIRS KPQC_PREFIX KPQC_BIN_DIR KPQC_SHARE_DIR KPQC_MODULE_DIR KPQC_PRIVATE_DIR)
 function(kpqc_install_configured template destination)
   get_filename_component(name ${template} NAME_WLE)
   set(stage ${PROJECT_BINARY_DIR}/install/${name}.in)
   # First pass now: configure-time variables; the install-time ones are kept.
-  set(KPQC_PREFIX "@KPQC_PREFIX@")
-  set(KPQC_SHARE_DIR "@KPQC_SHARE_DIR@")
-  set(KPQC_MODULE_DIR "@KPQC_MODULE_DIR@")
+  foreach(var ${KPQC_INSTALL_TIME_DIRS})
+    set(${var} "@${var}@")
+  endforeach()
   configure_file(${template} ${stage} @ONLY)
+  set(permissions ${KPQC_INSTALL_FILE_PERMISSIONS})
+  if(ARGV2 STREQUAL "PROGRAM")
+    set(permissions ${KPQC_INSTALL_PROGRAM_PERMISSIONS})
+  endif()
   install(CODE "
     set(KPQC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(KPQC_BIN_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
     set(KPQC_SHARE_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/kpqc-tls\")
     set(KPQC_MODULE_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/ossl-modules\")
+    set(KPQC_PRIVATE_DIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/kpqc-tls\")
     configure_file(\"${stage}\" \"${PROJECT_BINARY_DIR}/install/${name}\" @ONLY)
     file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${destination}\" TYPE FILE
-         FILES \"${PROJECT_BINARY_DIR}/install/${name}\")")
+         FILES \"${PROJECT_BINARY_DIR}/install/${name}\" PERMISSIONS ${permissions}
+         DIR_PERMISSIONS ${KPQC_INSTALL_PROGRAM_PERMISSIONS})")
 endfunction()
+
+# The signature algorithms of openssl.cnf (provider/openssl.cnf.in): the
+# built KpqC ones (pure, then composite) before OpenSSL's ML-DSA and its
+# classical defaults (without SHA-1 and DSA).
+kpqc_table_names(kpqc_sigs sigs FAMILIES ${KPQC_FAMILIES})
+kpqc_table_column(composites composites name)
+kpqc_table_column(composite_sigs composites sig)
+foreach(name sig IN ZIP_LISTS composites composite_sigs)
+  if(sig IN_LIST kpqc_sigs)
+    list(APPEND kpqc_sigs ${name})
+  endif()
+endforeach()
+list(APPEND kpqc_sigs mldsa65 mldsa87 mldsa44 ecdsa_secp256r1_sha256 ecdsa_secp384r1_sha384 ecdsa_secp521r1_sha512
+     ed25519 ed448 ecdsa_brainpoolP256r1tls13_sha256 ecdsa_brainpoolP384r1tls13_sha384
+     ecdsa_brainpoolP512r1tls13_sha512 rsa_pss_rsae_sha256 rsa_pss_rsae_sha384 rsa_pss_rsae_sha512
+     rsa_pss_pss_sha256 rsa_pss_pss_sha384 rsa_pss_pss_sha512 rsa_pkcs1_sha256 rsa_pkcs1_sha384 rsa_pkcs1_sha512)
+string(REPLACE ";" ":" KPQC_TLS_SIGALGS "${kpqc_sigs}")
+set(KPQC_CONFIG_DIAGNOSTICS 0) # the build tree's; the installed file says 1
+
+# The paths of kpqc-env and kpqc-openssl (provider/*.in) for an environment
+# whose scripts are in DIR, configuration CONF, openssl binary in BINDIR.
+macro(kpqc_env_paths dir conf bindir)
+  set(KPQC_ENV ${dir}/kpqc-env)
+  set(KPQC_ENV_CONF ${conf})
+  set(KPQC_ENV_PATH ${bindir})
+endmacro()
 
 kpqc_install_configured(cmake/install/kpqc.pc.in ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(KPQC_BUILD_PROVIDER)
   # kpqc-provider.cnf: to .include from an existing openssl.cnf;
-  # openssl.cnf: a configuration of its own, for OPENSSL_CONF.
-  foreach(cnf kpqc-provider.cnf openssl.cnf)
-    kpqc_install_configured(cmake/install/${cnf}.in ${CMAKE_INSTALL_DATADIR}/kpqc-tls)
-  endforeach()
+  # openssl.cnf: a configuration of its own, for OPENSSL_CONF, the build
+  # tree's with the installed module and errors reported.
+  kpqc_install_configured(cmake/install/kpqc-provider.cnf.in ${CMAKE_INSTALL_DATADIR}/kpqc-tls)
+  set(KPQC_PROVIDER_DIR "@KPQC_MODULE_DIR@")
+  set(KPQC_CONFIG_DIAGNOSTICS 1)
+  kpqc_install_configured(provider/openssl.cnf.in ${CMAKE_INSTALL_DATADIR}/kpqc-tls)
+  set(KPQC_CONFIG_DIAGNOSTICS 0)
+  unset(KPQC_PROVIDER_DIR)
 endif()
 
 # `cpack -G DEB` in the build directory: the same files as a Debian package,

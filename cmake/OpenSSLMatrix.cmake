@@ -66,6 +66,7 @@ function(kpqc_openssl_build_dir series prefix libdir out)
   set(KPQC_OPENSSL_LIBDIR ${libdir})
   set(KPQC_OPENSSL_BIN ${prefix}/bin/openssl)
   set(OPENSSL_VERSION ${series})
+  kpqc_env_paths(${out} ${out}/openssl.cnf ${prefix}/bin)
   foreach(script kpqc-env kpqc-openssl)
     configure_file(${PROJECT_SOURCE_DIR}/provider/${script}.in ${out}/${script} @ONLY
                    FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

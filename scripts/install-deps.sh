@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config perl clang llvm lld libclang-rt-14-dev valgrind \
 python3 python3-venv python3-pip mosquitto mosquitto-clients iproute2 iputils-ping procps cargo \
-nginx-light curl default-jdk-headless maven libssl-dev openssl \
+nginx-light curl haproxy nodejs patchelf default-jdk-headless maven libssl-dev openssl \
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 
 missing=""
@@ -25,7 +25,7 @@ if [ -n "$missing" ]; then
 fi
 # The broker and the web server are started by the tests themselves, never
 # as system services.
-for service in mosquitto nginx; do
+for service in mosquitto nginx haproxy; do
     if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet $service 2>/dev/null; then
         systemctl stop $service || true
     fi

@@ -2,9 +2,11 @@
 import os
 import pathlib
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -100,9 +102,10 @@ def table(request):
 
 class Installed:
     """`cmake --install` of the build tree into a fresh prefix, and the
-    environment of a program using it: the private OpenSSL's libraries, the
-    installed provider loaded through the installed openssl.cnf (nothing of
-    the build tree)."""
+    environment of a program using it: the OpenSSL installed with it (the
+    private one in P/<libdir>/kpqc-tls, else the build's), the installed
+    provider loaded through the installed openssl.cnf (nothing of the build
+    tree).  The prefix is open to every user, as /usr/local or /opt is."""
 
     def __init__(self, build, prefix):
         self.build = pathlib.Path(build).resolve()
@@ -110,12 +113,19 @@ class Installed:
         self.cache = cache = dict(re.findall(r"^(\w+):\w+=(.*)$", (self.build / "CMakeCache.txt").read_text(),
                                              re.M))
         self.cmake = cache["CMAKE_COMMAND"]
-        self.openssl_bin = cache["KPQC_OPENSSL_BIN"]
-        self.openssl_lib = pathlib.Path(cache["KPQC_OPENSSL_PREFIX"]) / "lib"
         self.libdir = self.prefix / cache["CMAKE_INSTALL_LIBDIR"]
         self.share = self.prefix / "share" / "kpqc-tls"
+        self.bin = self.prefix / "bin"
+        self.private = self.libdir / "kpqc-tls"
+        # By an administrator whose umask keeps everything to themselves: what
+        # is installed must still be readable by all.
         subprocess.run([self.cmake, "--install", str(self.build), "--prefix", str(self.prefix)],
-                       check=True, capture_output=True, text=True, timeout=300)
+                       check=True, capture_output=True, text=True, timeout=300, preexec_fn=lambda: os.umask(0o077))
+        if (self.private / "bin" / "openssl").exists():
+            self.openssl_bin, self.openssl_lib = str(self.private / "bin" / "openssl"), self.private
+        else:
+            self.openssl_bin = cache["KPQC_OPENSSL_BIN"]
+            self.openssl_lib = pathlib.Path(cache["KPQC_OPENSSL_PREFIX"]) / "lib"
 
     def env(self, conf=None):
         """The private OpenSSL first on the library path (programs linked
@@ -132,5 +142,13 @@ class Installed:
 
 
 @pytest.fixture(scope="session")
-def installed(request, tmp_path_factory):
-    return Installed(_provider_build(request), tmp_path_factory.mktemp("prefix"))
+def installed(request):
+    build = _provider_build(request)
+    # Not under pytest's temporary directory (open to its user only): other
+    # users run the installed programs.
+    prefix = pathlib.Path(tempfile.mkdtemp(prefix="kpqc-prefix-"))
+    prefix.chmod(0o755)
+    try:
+        yield Installed(build, prefix)
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)

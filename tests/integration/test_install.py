@@ -1,8 +1,10 @@
 """`cmake --install build --prefix P` gives what a user of the library and
 of the provider expects: libkpqc static and shared (versioned soname), its
 headers, kpqc-kat, kpqc.pc, the CMake package kpqc, the provider module in
-P/<libdir>/ossl-modules and OpenSSL configuration files in P/share/kpqc-tls.
+P/<libdir>/ossl-modules, OpenSSL configuration files in P/share/kpqc-tls and
+the commands kpqc-openssl, kpqc-env and kpqc-probe (test_deploy.py runs them).
 Programs are built against the installed files only."""
+import os
 import pathlib
 import re
 import shutil
@@ -23,13 +25,17 @@ def test_layout(installed):
     for f in (lib / "libkpqc.a", lib / "libkpqc.so", p / "include/kpqc/kpqc.h", p / "include/kpqc/drbg.h",
               p / "bin/kpqc-kat", lib / "pkgconfig/kpqc.pc", lib / "cmake/kpqc/kpqcConfig.cmake",
               lib / "cmake/kpqc/kpqcConfigVersion.cmake", lib / "ossl-modules/kpqcprovider.so",
-              installed.share / "kpqc-provider.cnf", installed.share / "openssl.cnf"):
+              installed.share / "kpqc-provider.cnf", installed.share / "openssl.cnf",
+              installed.share / "systemd/kpqc-tls.conf"):
         assert f.is_file(), f
+    for f in (p / "bin/kpqc-openssl", p / "bin/kpqc-env", p / "bin/kpqc-probe"):
+        assert f.is_file() and os.access(f, os.X_OK), f
     dyn = subprocess.run(["readelf", "-d", str(lib / "libkpqc.so")], capture_output=True, text=True, check=True)
     soname = re.search(r"Library soname: \[(libkpqc\.so\.[0-9.]+)\]", dyn.stdout).group(1)
     assert (lib / soname).is_file()
     # Installed files name the prefix they were installed to, not the build tree.
-    for f in (lib / "pkgconfig/kpqc.pc", installed.share / "kpqc-provider.cnf", installed.share / "openssl.cnf"):
+    for f in (lib / "pkgconfig/kpqc.pc", installed.share / "kpqc-provider.cnf", installed.share / "openssl.cnf",
+              installed.share / "systemd/kpqc-tls.conf", p / "bin/kpqc-env", p / "bin/kpqc-openssl"):
         text = f.read_text()
         assert str(installed.prefix) in text and str(installed.build) not in text, f
 

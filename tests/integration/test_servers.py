@@ -220,7 +220,7 @@ def test_python_ssl(installed, deployment, tmp_path):
     server, pkis, groups = deployment
     group, codepoint = next(iter(groups.items()))
     conf = tmp_path / "openssl.cnf"
-    conf.write_text("openssl_conf = openssl_init\n\n[openssl_init]\nssl_conf = ssl_sect\n\n"
+    conf.write_text("openssl_conf = openssl_init\nconfig_diagnostics = 1\n\n[openssl_init]\nssl_conf = ssl_sect\n\n"
                     "[ssl_sect]\nsystem_default = system_default_sect\n\n"
                     f"[system_default_sect]\nGroups = {group}\n\n"
                     f".include {installed.share / 'kpqc-provider.cnf'}\n")
