@@ -120,7 +120,7 @@ static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const 
  * the backend has them. */
 static inline void layer_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
                                gf c[PARTY_BATCH], const gf v[PARTY_BATCH]) {
-    if (f->be->mat_vec8_tab != NULL) {
+    if (lin->tab_len != 0) {
         f->be->mat_vec8_tab(c, lin->tab + m * lin->tab_len, v, f->nw);
         return;
     }

@@ -41,6 +41,9 @@ struct kpqc_aimer_backend {
      * eight vectors through them, c_j = M v_j. */
     void (*mat_tab)(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
     void (*mat_vec8_tab)(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
+    /* The widest field (in words) for which the tables pay off: they take
+     * 2048 nw^2 bytes a matrix, read once per eight vectors. */
+    unsigned mat_tab_max_nw;
 };
 
 /* Bytes of a matrix's tables: 16 nw groups of four rows, 128 bytes per
