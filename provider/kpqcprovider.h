@@ -56,6 +56,9 @@ typedef struct kpqc_prov_table {
 int kpqc_prov_table_init(kpqc_prov_table *t, const char *(*override)(void *arg, const char *key), void *arg,
                          char *why, size_t why_size);
 void kpqc_prov_table_free(kpqc_prov_table *t);
+/* 1 when `key` is one the table reads an override under ("name.oid",
+ * "ALIAS.codepoint"...), for any algorithm of the table, built or not. */
+int kpqc_prov_table_reads_key(const char *key);
 const kpqc_prov_alg *kpqc_prov_table_find(const kpqc_prov_table *t, const char *name); /* primary name */
 
 /* Upcalls to the core that loaded an instance. */
@@ -196,10 +199,10 @@ int kpqc_prov_tls_groups(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *
 int kpqc_prov_tls_sigalgs(const kpqc_prov_ctx *provctx, OSSL_CALLBACK *cb, void *arg);
 int kpqc_prov_self_test(void); /* the algorithms' known answers, the same for every instance */
 
-/* An rng drawing from OpenSSL's DRBG of the provider's library context. */
+/* Upcalls (prov_upcalls.c): an rng drawing from OpenSSL's DRBG of the
+ * provider's library context, and errors raised with the provider's reason
+ * codes. */
 kpqc_rng kpqc_prov_rng(kpqc_prov_ctx *provctx);
-
-/* Errors are raised with the provider's reason codes. */
 void kpqc_prov_raise(kpqc_prov_ctx *provctx, int reason, const char *fmt, ...);
 enum {
     KPQC_R_WRONG_LENGTH = 1,

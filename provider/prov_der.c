@@ -11,6 +11,7 @@
  * Kept outside libcrypto's X509_PUBKEY/PKCS8 code on purpose: those call
  * back into the decoders, and this parser is small enough to fuzz whole.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,22 +28,36 @@ enum {
     TAG_PUBLIC_KEY = 0x81, /* OneAsymmetricKey's [1] IMPLICIT BIT STRING */
 };
 
+/* One arc of a dotted OID at *p (digits, no leading zero); 0 when it does
+ * not fit an unsigned long, which is what the encoder below can write. */
+static int parse_arc(const char **p, unsigned long *arc) {
+    const char *s = *p;
+    unsigned long v = 0;
+    if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9')) return 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (ULONG_MAX - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    *arc = v;
+    *p = s;
+    return 1;
+}
+
 int kpqc_der_oid(const char *dotted, unsigned char *out, size_t *len) {
     unsigned long arcs[32];
     size_t n = 0, pos = 0;
     const char *p = dotted;
     while (*p != '\0') {
-        char *end;
-        if (*p < '0' || *p > '9' || n == 32) return 0;
-        arcs[n++] = strtoul(p, &end, 10);
-        if (*end == '.' && end[1] != '\0') end++;
-        else if (*end != '\0') return 0;
-        p = end;
+        if (n == 32 || !parse_arc(&p, &arcs[n++])) return 0;
+        if (*p == '.' && p[1] != '\0') p++;
+        else if (*p != '\0') return 0;
     }
-    if (n < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) return 0;
+    /* the first two arcs share one subidentifier, 40 * first + second */
+    if (n < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39) || arcs[1] > ULONG_MAX - 40 * arcs[0]) return 0;
     arcs[1] += 40 * arcs[0];
     for (size_t i = 1; i < n; i++) {
-        unsigned char tmp[10];
+        unsigned char tmp[(sizeof(unsigned long) * 8 + 6) / 7];
         size_t k = 0;
         unsigned long v = arcs[i];
         do tmp[k++] = v & 0x7F; while ((v >>= 7) != 0);

@@ -3,43 +3,20 @@
  * and TLS-SIGALG capabilities, OID registration, identifier overrides from
  * openssl.cnf, error reasons, the self-test on load.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/conf.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 #include <openssl/prov_ssl.h>
-#include <openssl/rand.h>
 
 #include "kpqcprovider.h"
 
-
-void kpqc_prov_raise(kpqc_prov_ctx *provctx, int reason, const char *fmt, ...) {
-    va_list ap;
-    if (provctx == NULL || provctx->core.new_error == NULL || provctx->core.set_error_debug == NULL ||
-        provctx->core.vset_error == NULL)
-        return;
-    provctx->core.new_error(provctx->handle);
-    provctx->core.set_error_debug(provctx->handle, NULL, 0, "kpqcprovider");
-    va_start(ap, fmt);
-    provctx->core.vset_error(provctx->handle, (uint32_t)reason, fmt, ap);
-    va_end(ap);
-}
-
-static int rng_fill(void *ctx, uint8_t *out, size_t len) {
-    kpqc_prov_ctx *provctx = ctx;
-    return RAND_bytes_ex(provctx->libctx, out, len, 0) == 1 ? 0 : -1;
-}
-
-kpqc_rng kpqc_prov_rng(kpqc_prov_ctx *provctx) {
-    kpqc_rng rng = {rng_fill, provctx};
-    return rng;
-}
 
 static const OSSL_ITEM reason_strings[] = {
     {KPQC_R_WRONG_LENGTH, "wrong length"},
@@ -244,15 +221,38 @@ static int registered(int done, int ours) {
     return done;
 }
 
-static int register_oids(const kpqc_prov_ctx *c) {
+/*
+ * The object table is the process's, so an algorithm's OID is too: once a
+ * library context registered haetae2 under one OID, a context configured
+ * with another cannot have it.  Such a context is refused, with an error
+ * that names the algorithm and both OIDs (1), rather than by libcrypto's
+ * "oid exists".
+ */
+static int oid_conflict(kpqc_prov_ctx *c, const kpqc_prov_alg *a) {
+    int nid = OBJ_sn2nid(a->name);
+    char known[128];
+    if (nid == NID_undef || OBJ_obj2txt(known, sizeof known, OBJ_nid2obj(nid), 1) <= 0 || strcmp(known, a->oid) == 0)
+        return 0;
+    kpqc_prov_raise(c, KPQC_R_BAD_CONFIG,
+                    "provider configuration: %s has OID %s in this process (registered by another library context), "
+                    "not this context's %s: OIDs are per process, give %s the same OID in every context",
+                    a->name, known, a->oid, a->name);
+    return 1;
+}
+
+static int register_oids(kpqc_prov_ctx *c) {
     if (c->core.obj_create == NULL || c->core.obj_add_sigid == NULL) return 1; /* an older core: names only */
     for (size_t i = 0; i < c->table.len; i++) {
         const kpqc_prov_alg *a = &c->table.algs[i];
         if (a->oid == NULL) continue;
+        if (oid_conflict(c, a)) return 0;
         ERR_set_mark();
         int done = c->core.obj_create(c->handle, a->oid, a->name, a->name);
         int nid = OBJ_txt2nid(a->oid);
-        if (!registered(done, nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) == 0)) return 0;
+        if (!registered(done, nid != NID_undef && strcmp(OBJ_nid2sn(nid), a->name) == 0)) {
+            oid_conflict(c, a); /* another thread registered another OID meanwhile */
+            return 0;
+        }
         if (a->kind != KPQC_PROV_SIG) continue;
         ERR_set_mark();
         done = c->core.obj_add_sigid(c->handle, a->name, "", a->name);
@@ -268,6 +268,52 @@ static const char *config_value(void *vctx, const char *key) {
     OSSL_PARAM params[] = {OSSL_PARAM_utf8_ptr(key, (char **)&value, 0), OSSL_PARAM_END};
     if (c->core.get_params == NULL || !c->core.get_params(c->handle, params)) return NULL;
     return value;
+}
+
+/*
+ * A key of this instance's section that the provider reads nothing under
+ * (a misspelt attribute, a name no algorithm has) would leave the default
+ * identifiers silently in place.  OpenSSL hands a provider the value of a
+ * key it asks for, never the list of its section's keys, so the list is
+ * read from the process's configuration file (OPENSSL_CONF, or OpenSSL's
+ * default): a key there counts as this instance's only when the core gives
+ * this instance the same value for it, so a library context configured from
+ * another file is never refused for that file's keys.  1 (and `why`) when
+ * such a key is found.
+ */
+static int stray_key(kpqc_prov_ctx *c, char *why, size_t why_size) {
+    static const char *const read_by_openssl[] = {"module", "activate", "soft_load", "identity", "oid-profile"};
+    const char *name = NULL;
+    OSSL_PARAM params[] = {OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME, (char **)&name, 0), OSSL_PARAM_END};
+    if (c->core.get_params == NULL || !c->core.get_params(c->handle, params) || name == NULL) return 0;
+    char *file = CONF_get1_default_config_file();
+    CONF *conf = file != NULL ? NCONF_new_ex(NULL, NULL) : NULL;
+    int found = 0;
+    ERR_set_mark(); /* a missing file or section is no error of ours */
+    if (conf != NULL && NCONF_load(conf, file, NULL) > 0) {
+        const char *init = NCONF_get_string(conf, NULL, "openssl_conf");
+        const char *providers = init != NULL ? NCONF_get_string(conf, init, "providers") : NULL;
+        const char *section = providers != NULL ? NCONF_get_string(conf, providers, name) : NULL;
+        STACK_OF(CONF_VALUE) *values = section != NULL ? NCONF_get_section(conf, section) : NULL;
+        for (int i = 0; !found && i < sk_CONF_VALUE_num(values); i++) {
+            const CONF_VALUE *v = sk_CONF_VALUE_value(values, i);
+            int known = kpqc_prov_table_reads_key(v->name);
+            for (size_t k = 0; !known && k < sizeof read_by_openssl / sizeof read_by_openssl[0]; k++)
+                known = strcmp(v->name, read_by_openssl[k]) == 0;
+            const char *mine = known ? NULL : config_value(c, v->name);
+            if (mine != NULL && strcmp(mine, v->value) == 0) {
+                snprintf(why, why_size,
+                         "%s = %s names no setting: overrides are NAME.oid or NAME.codepoint, NAME a name or alias of an "
+                         "algorithm as the table writes it, in lower or in upper case",
+                         v->name, v->value);
+                found = 1;
+            }
+        }
+    }
+    ERR_pop_to_mark();
+    NCONF_free(conf);
+    OPENSSL_free(file);
+    return found;
 }
 
 /*
@@ -377,7 +423,7 @@ __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HA
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **vprovctx) {
-    char why[160];
+    char why[256];
     kpqc_prov_ctx *provctx = OPENSSL_zalloc(sizeof *provctx);
     if (provctx == NULL) return 0;
     provctx->handle = handle;
@@ -402,7 +448,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                         why[0] != '\0' ? why : "out of memory");
         goto fail;
     }
-    if (!overrides_are_free(&provctx->table, why, sizeof why)) {
+    if (stray_key(provctx, why, sizeof why) || !overrides_are_free(&provctx->table, why, sizeof why)) {
         kpqc_prov_raise(provctx, KPQC_R_BAD_CONFIG, "provider configuration: %s", why);
         goto fail;
     }

@@ -224,8 +224,12 @@ static int sign_message(sig_ctx *ctx, unsigned char *sig, size_t *siglen, size_t
         rc = rep == NULL ? KPQC_ERR_INTERNAL
                          : kpqc_sig_sign(alg->sig, sig, &pq_len, rep, rep_len, (const uint8_t *)label, strlen(label),
                                          ctx->key->sk, alg->pq_sk_len, &rng);
-        ok = rc == KPQC_OK && pq_len == alg->sig->sig_len && ecdsa(ctx, 1, sig + pq_len, &ec_len, rep, rep_len);
-        *siglen = pq_len + ec_len;
+        /* libcrypto's ECDSA reports success with a length of (unsigned)-1
+         * when its DER encoding fails to allocate: the classical part counts
+         * only with a length a DER ECDSA signature of its curve can have. */
+        ok = rc == KPQC_OK && pq_len == alg->sig->sig_len && ecdsa(ctx, 1, sig + pq_len, &ec_len, rep, rep_len) &&
+             ec_len > 0 && ec_len <= kpqc_classical_sig_max_len(alg->classical) && ec_len <= sigsize - pq_len;
+        *siglen = ok ? pq_len + ec_len : 0;
         OPENSSL_free(rep);
     }
     if (!ok) {

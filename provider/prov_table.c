@@ -5,6 +5,7 @@
  * family is built into libkpqc appear.  OIDs and code points can be
  * replaced at load time (openssl.cnf), so each table owns its strings.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +53,72 @@ static char *name_list(const char *name, const char *aliases, const char *oid, c
     return s;
 }
 
-static const char *lookup(const char *(*override)(void *, const char *), void *arg, const char *name,
-                          const char *what) {
-    char key[96];
-    if (override == NULL) return NULL;
-    snprintf(key, sizeof key, "%s.%s", name, what);
-    return override(arg, key);
+/* Every key an override of `what` ("oid", "codepoint") for row r is read
+ * under: each name the table gives the algorithm (its name, each alias), as
+ * the table writes it, in lower case and in upper case, then ".what".
+ * Their number (duplicates skipped). */
+#define KEY_SIZE 96
+#define MAX_KEYS 48
+static size_t override_keys(const row *r, const char *what, char keys[MAX_KEYS][KEY_SIZE]) {
+    size_t count = 0;
+    for (const char *p = r->name, *next = r->aliases; p != NULL;) {
+        size_t n = p == r->name ? strlen(p) : strcspn(p, ",");
+        for (int spelling = 0; spelling < 3 && n > 0 && n + strlen(what) + 2 <= KEY_SIZE && count < MAX_KEYS;
+             spelling++) {
+            char *key = keys[count];
+            for (size_t i = 0; i < n; i++)
+                key[i] = spelling == 0 ? p[i] : (char)(spelling == 1 ? tolower((unsigned char)p[i])
+                                                                     : toupper((unsigned char)p[i]));
+            snprintf(key + n, KEY_SIZE - n, ".%s", what);
+            int seen = 0;
+            for (size_t k = 0; k < count && !seen; k++) seen = strcmp(keys[k], key) == 0;
+            if (!seen) count++;
+        }
+        /* the aliases, one after another */
+        if (next == NULL || *next == '\0') break;
+        p = next;
+        next = p + strcspn(p, ",");
+        next = *next == ',' ? next + 1 : NULL;
+    }
+    return count;
+}
+
+static const char *const attributes[] = {"oid", "codepoint"};
+
+int kpqc_prov_table_reads_key(const char *key) {
+    char keys[MAX_KEYS][KEY_SIZE];
+    for (size_t i = 0; i < ROWS; i++)
+        for (size_t a = 0; a < sizeof attributes / sizeof attributes[0]; a++) {
+            size_t n = override_keys(&rows[i], attributes[a], keys);
+            for (size_t k = 0; k < n; k++)
+                if (strcmp(keys[k], key) == 0) return 1;
+        }
+    return 0;
+}
+
+/* The override of `what` for row r under any of its keys (OpenSSL gives a
+ * provider the value of a key it asks for, never the list of its section's
+ * keys: these are the keys it asks for).  0 when two of them are set to
+ * different values (`why` says which). */
+static int lookup(const char *(*override)(void *, const char *), void *arg, const row *r, const char *what,
+                  const char **value, char *why, size_t why_size) {
+    char keys[MAX_KEYS][KEY_SIZE];
+    const char *first = NULL;
+    *value = NULL;
+    if (override == NULL) return 1;
+    size_t n = override_keys(r, what, keys);
+    for (size_t k = 0; k < n; k++) {
+        const char *v = override(arg, keys[k]);
+        if (v == NULL) continue;
+        if (*value == NULL) {
+            *value = v;
+            first = keys[k];
+        } else if (strcmp(v, *value) != 0) {
+            snprintf(why, why_size, "%s = %s and %s = %s set one %s two ways", first, *value, keys[k], v, r->name);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* The row's entry with its overrides applied; 0 when an override is malformed. */
@@ -68,7 +129,9 @@ static int make_entry(kpqc_prov_alg *a, const row *r, const char *(*override)(vo
     a->classical = r->classical;
     a->digest = r->digest;
     a->codepoint = r->codepoint;
-    const char *cp = lookup(override, arg, r->name, "codepoint");
+    const char *cp, *oid;
+    if (!lookup(override, arg, r, "codepoint", &cp, why, why_size) || !lookup(override, arg, r, "oid", &oid, why, why_size))
+        return 0;
     if (cp != NULL) {
         char *end;
         unsigned long v = strtoul(cp, &end, 0);
@@ -79,14 +142,13 @@ static int make_entry(kpqc_prov_alg *a, const row *r, const char *(*override)(vo
         a->codepoint = (unsigned)v;
         a->overridden = 1;
     }
-    const char *oid = lookup(override, arg, r->name, "oid");
     if (oid != NULL) a->overridden = 1;
     else oid = r->oid;
     if (oid != NULL) {
         unsigned char der[64];
         size_t der_len = sizeof der;
         if (!kpqc_der_oid(oid, der, &der_len)) {
-            snprintf(why, why_size, "%s.oid = %s is not a dotted OID", r->name, oid);
+            snprintf(why, why_size, "%s.oid = %s is not a dotted OID whose arcs fit 64 bits", r->name, oid);
             return 0;
         }
         if ((a->oid = OPENSSL_strdup(oid)) == NULL) return 0;

@@ -32,13 +32,15 @@ import csv
 import json
 import pathlib
 import random
+import socket
 import subprocess
 import time
 
 from . import algorithms, plots
 from .handshake import available_groups, family
 from .mqtt_broker import Broker, BrokerError
-from .mqtt_pki import Pki, PkiError, der_size, listener_algorithms, offered_signatures
+from . import control, mqtt_remote
+from .mqtt_pki import Pki, PkiError, der_size, offered_signatures, prepare_listeners, wanted_listeners
 from .results import md_table
 from .stats import summarize
 
@@ -61,6 +63,7 @@ def add_arguments(p):
     p.add_argument("--timeout-ms", type=int, default=10000, help="per socket operation")
     p.add_argument("--remote", metavar="HOST:PORT", help="against the broker of a `kpqc-bench serve` agent there")
     p.add_argument("--token", default="", help="the agent's token (with --remote)")
+    p.add_argument("--fingerprint", default="", help="the agent's certificate fingerprint, as it printed (with --remote)")
 
 
 def client_binary(build_dir):
@@ -106,20 +109,6 @@ def connection_type(group, alg):
     if kex == "ECDHE":
         return "classical" if alg.kind == "classical" else "mixed"
     return "pure PQC" if alg.kind == "pure PQC" else "mixed"
-
-
-def prepare_listeners(pki, algs, offered):
-    """Certificates for every listener the provider can serve; the others get a reason."""
-    ready, unavailable = {}, {}
-    for alg in algs:
-        if alg.provider_id and alg.provider_id.lower() not in offered:
-            unavailable[alg.name] = "not offered by kpqcprovider in this build"
-            continue
-        try:
-            ready[alg.name] = dict(pki.listener_set(alg), alg=alg)
-        except (PkiError, subprocess.TimeoutExpired) as e:
-            unavailable[alg.name] = f"certificates could not be made: {e}"
-    return ready, unavailable
 
 
 def _ms(s, key="mean"):
@@ -255,20 +244,11 @@ def report(lab, broker, listeners, unavailable, groups, results, rejects, iterat
                                 if k[1] in shown])
 
 
-def wanted_listeners(table, sigs=""):
-    algs = listener_algorithms(table)
-    if sigs:
-        wanted = [s.strip().lower() for s in sigs.split(",")]
-        algs = [a for a in algs if a.name.lower() in wanted]
-    return algs
-
-
 def run(args, lab):
     iterations = 5 if args.quick else args.iterations
     table = algorithms.table()
     if args.remote:
-        from . import mqtt_remote
-        return mqtt_remote.run(args, lab, table, iterations)
+        return run_remote(args, lab, table, iterations)
     algs = wanted_listeners(table, args.sigs)
     groups = kex_groups(lab.build, table, args.groups)
     pki = Pki(lab.build.dir, lab.dir / "mqtt-pki")
@@ -288,4 +268,29 @@ def run(args, lab):
     report(lab, broker, listeners, unavailable, groups, results, rejects, iterations)
     if not alive:
         lab.section("Broker", "**The broker was no longer running at the end of the run.**")
+    return results
+
+
+def run_remote(args, lab, table, iterations):
+    """The same against the broker of a `kpqc-bench serve` agent (lab/mqtt_remote.py)."""
+    host, port = control.host_port(args.remote)
+    groups = kex_groups(lab.build, table, args.groups)
+    algs = {a.name: a for a in wanted_listeners(table, args.sigs)}
+    try:
+        with control.Client(host, port, args.token, args.fingerprint) as agent:
+            broker, listeners, unavailable = mqtt_remote.agent_broker(agent, lab.dir / "mqtt-remote", algs, groups)
+            results = measure(lab, args, broker, listeners, groups, iterations)
+    except control.ControlError as e:
+        raise SystemExit(f"kpqc-bench mqtt: the agent: {e}")
+    me, there = socket.gethostname(), f"{agent.env.get('host', '?')} ({broker.host})"
+    for row, *_ in results.values():
+        row.update(client_host=me, server_host=agent.env.get("host"), server_addr=broker.host,
+                   server_cpu=agent.env.get("cpu"), server_openssl=agent.env.get("openssl"),
+                   server_provider=agent.env.get("provider"))
+    not_run = [["all", "refused configurations", "not run", f"the broker runs on {there}: its log is there", "–",
+                "–"]]
+    lab.section("Client and broker", f"Client: {me}, {lab.env.get('cpu')}. Broker: {there}, {agent.env.get('cpu')}, "
+                f"{agent.env.get('openssl')}, kpqcprovider {agent.env.get('provider')}, commit "
+                f"{agent.env.get('commit')}.")
+    report(lab, broker, listeners, unavailable, groups, results, not_run, iterations, f"from {me} to {there}")
     return results

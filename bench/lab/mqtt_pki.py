@@ -58,6 +58,28 @@ class PkiError(RuntimeError):
     pass
 
 
+def wanted_listeners(table, sigs=""):
+    algs = listener_algorithms(table)
+    if sigs:
+        wanted = [s.strip().lower() for s in sigs.split(",")]
+        algs = [a for a in algs if a.name.lower() in wanted]
+    return algs
+
+
+def prepare_listeners(pki, algs, offered):
+    """Certificates for every listener the provider can serve; the others get a reason."""
+    ready, unavailable = {}, {}
+    for alg in algs:
+        if alg.provider_id and alg.provider_id.lower() not in offered:
+            unavailable[alg.name] = "not offered by kpqcprovider in this build"
+            continue
+        try:
+            ready[alg.name] = dict(pki.listener_set(alg), alg=alg)
+        except (PkiError, subprocess.TimeoutExpired) as e:
+            unavailable[alg.name] = f"certificates could not be made: {e}"
+    return ready, unavailable
+
+
 class Pki:
     def __init__(self, build_dir, directory):
         self.openssl = str(pathlib.Path(build_dir) / "kpqc-openssl")

@@ -15,7 +15,6 @@ time per handshake, handshakes/s with --concurrency C clients at once,
 and the prediction of the network suite's model for the measured RTT
 beside the measurement.
 """
-import pathlib
 import socket
 
 import numpy as np
@@ -31,6 +30,7 @@ DEFAULT_ALGORITHMS = "X25519/EC:P-256,X25519MLKEM768/EC:P-256,x25519_smaugt1/EC:
 def add_arguments(p):
     p.add_argument("--server", required=True, help="HOST:PORT of `kpqc-bench serve`")
     p.add_argument("--token", default="", help="the agent's token")
+    p.add_argument("--fingerprint", default="", help="the agent's certificate fingerprint, as `serve` printed it")
     p.add_argument("--algorithms", default=DEFAULT_ALGORITHMS, help="GROUP/CERT,... (the first is the baseline)")
     p.add_argument("--count", type=int, default=100, help="handshakes per algorithm (latency)")
     p.add_argument("--rounds", type=int, default=5, help="paired rounds the count is spread over")
@@ -76,7 +76,8 @@ def run(args, lab):
 def measure(args, lab, profiles, rounds, host, port):
     """Against the agent at host:port: paired rounds, then the throughput run; the rows and the report."""
     me = socket.gethostname()
-    with control.Client(host, port, args.token, timeout=args.timeout_ms / 1e3 * (args.count + 10) + 600) as agent:
+    with control.Client(host, port, args.token, args.fingerprint,
+                        timeout=args.timeout_ms / 1e3 * (args.count + 10) + 600) as agent:
         agent_ip = agent.sock.getpeername()[0]
         there = f"{agent.env.get('host', '?')} ({agent_ip})"
         servers = []
@@ -85,10 +86,16 @@ def measure(args, lab, profiles, rounds, host, port):
             bound = args.count + rounds + (args.count + 1 if args.concurrency > 1 else 0)
             srv = agent.call("tls", group=prof["group"], sig=prof["sig"], mutual=prof["mutual"], chain=prof["chain"],
                              count=bound, concurrency=min(args.concurrency, agent.limits.get("concurrency", 1)))
+            wanted = {"anchor.pem"} | (set(control.CLIENT_FILES) if prof["mutual"] else set())
+            files = control.accepted_files(srv.get("files"), wanted)
+            if "anchor.pem" not in files:
+                raise control.ControlError("the agent sent no trust anchor")
             pki = lab.dir / "remote-pki" / str(i)
             pki.mkdir(parents=True, exist_ok=True)
-            for name, text in srv["files"].items():
-                (pki / pathlib.Path(name).name).write_text(text)
+            for name, text in files.items():
+                (pki / name).write_text(text)
+                if name == "key.pem":
+                    (pki / name).chmod(0o600)
             servers.append((prof, srv, pki))
         samples = {i: [] for i in range(len(servers))}
         served = {i: [] for i in range(len(servers))}  # the agent's records of each server

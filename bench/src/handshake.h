@@ -9,7 +9,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-/* Reports what failed, with OpenSSL's error queue, and exits. */
+/* handshake_die.c: reports what failed, with OpenSSL's error queue, and exits. */
 _Noreturn void die(const char *what);
 /* Moves this process into network namespace ns (a name or a path). */
 void enter_netns(const char *ns);
@@ -36,8 +36,11 @@ typedef struct {
     SSL_CTX *server, *client;
     size_t cert_der_len; /* the certificates a peer sends */
 } tls_pair;
-/* quic: contexts for OpenSSL's QUIC client and server. */
-tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir, int quic);
+/* quic: contexts for OpenSSL's QUIC client and server; client_anchor (or
+ * NULL): a PEM file, the only anchor the server trusts for client
+ * certificates. */
+tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir,
+               const char *client_anchor, int quic);
 
 /* handshake_inproc.c */
 int inproc(tls_pair *t, const char *group, size_t count);

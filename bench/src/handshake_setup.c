@@ -137,11 +137,22 @@ static int present(SSL_CTX *ctx, const pki *p) {
            (p->intermediate == NULL || SSL_CTX_add1_chain_cert(ctx, p->intermediate) == 1);
 }
 
+/* A certificate from a PEM file. */
+static X509 *read_cert_file(const char *path) {
+    FILE *f = fopen(path, "r");
+    X509 *x = f != NULL ? PEM_read_X509(f, NULL, NULL, NULL) : NULL;
+    if (f != NULL) fclose(f);
+    if (x == NULL) die("cannot read the certificate of --client-anchor");
+    return x;
+}
+
 /* pki_dir: the certificates from there, else made for sig; quic: contexts
  * for OpenSSL's QUIC client and server. */
-tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir, int quic) {
+tls_pair setup(const char *group, const char *sig, int mutual, int chain, const char *pki_dir,
+               const char *client_anchor, int quic) {
     tls_pair t;
     pki p = pki_dir ? load_pki(pki_dir) : make_pki(sig, chain);
+    X509 *clients_anchor = client_anchor != NULL ? read_cert_file(client_anchor) : p.anchor;
     t.cert_der_len = (p.leaf ? (size_t)i2d_X509(p.leaf, NULL) : 0) + (p.intermediate ? (size_t)i2d_X509(p.intermediate, NULL) : 0);
     t.server = SSL_CTX_new(quic ? OSSL_QUIC_server_method() : TLS_server_method());
     t.client = SSL_CTX_new(quic ? OSSL_QUIC_client_method() : TLS_client_method());
@@ -151,7 +162,7 @@ tls_pair setup(const char *group, const char *sig, int mutual, int chain, const 
         SSL_CTX_set_min_proto_version(both[i], TLS1_3_VERSION);
         if (SSL_CTX_set1_groups_list(both[i], group) != 1) die("unknown group");
         SSL_CTX_set_options(both[i], SSL_OP_NO_TICKET);
-        X509_STORE_add_cert(SSL_CTX_get_cert_store(both[i]), p.anchor);
+        X509_STORE_add_cert(SSL_CTX_get_cert_store(both[i]), both[i] == t.server ? clients_anchor : p.anchor);
     }
     SSL_CTX_set_num_tickets(t.server, 0);
     SSL_CTX_set_session_cache_mode(t.server, SSL_SESS_CACHE_OFF);
@@ -164,6 +175,7 @@ tls_pair setup(const char *group, const char *sig, int mutual, int chain, const 
         SSL_CTX_set_verify(t.server, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
     }
     if (quic) quic_prepare(t.server, t.client);
+    if (clients_anchor != p.anchor) X509_free(clients_anchor);
     free_pki(&p);
     return t;
 }

@@ -30,8 +30,8 @@
  *                         --client-netns NS --address IP [--timeout-ms T] [--congestion-control CC]
  *   kpqc-handshake pki    --sig S [--chain] --pki DIR
  *   kpqc-handshake verify --sig S [--count N]
- *   kpqc-handshake server --group G --pki DIR [--count N] [--clients W] [--mutual] --address IP [--port P]
- *                         [--timeout-ms T] [--server-netns NS]
+ *   kpqc-handshake server --group G --pki DIR [--count N] [--clients W] [--mutual [--client-anchor FILE]]
+ *                         --address IP [--port P] [--timeout-ms T] [--server-netns NS]
  *   kpqc-handshake client --group G --pki DIR [--count N] [--clients C] [--mutual] --address IP --port P
  *                         [--timeout-ms T] [--client-netns NS]
  *
@@ -40,12 +40,15 @@
  * is; with --chain it is issued by an intermediate CA that a root CA issued
  * (all of type S), the peer sends its certificate and the intermediate's,
  * and only the root is trusted: the shape of a web server's chain.
+ * --client-anchor: the one certificate a mutual-TLS server trusts for its
+ * clients' certificates (by default the anchor of --pki DIR), so that clients
+ * authenticate with certificates of their own, never with the server's key.
  * NS is a name under /run/netns (`ip netns add`) or a path; IP is the
  * server's address in its namespace (the client connects to it); CC is a
  * TCP congestion control for both ends (the default is the system's).
  * Output: JSON lines, one per handshake, then a summary line.
  *
- * Files, one job each: handshake_setup.c (certificates, contexts),
+ * Files, one job each: handshake_die.c (the one way to fail), handshake_setup.c (certificates, contexts),
  * handshake_heap.c (allocation counts), handshake_inproc.c,
  * handshake_net.c (tcp, load, link, server, client), handshake_quic.c,
  * handshake_verify.c; this one reads the options and runs the mode.
@@ -54,20 +57,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include "handshake.h"
 #include "handshake_quic.h"
 
-_Noreturn void die(const char *what) {
-    fprintf(stderr, "kpqc-handshake: %s\n", what);
-    ERR_print_errors_fp(stderr);
-    exit(1);
-}
-
 int main(int argc, char **argv) {
-    const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256", *pki_dir = NULL;
+    const char *mode = argc > 1 ? argv[1] : "", *group = "X25519", *sig = "EC:P-256", *pki_dir = NULL,
+               *client_anchor = NULL;
     size_t count = 100;
     unsigned clients = 0; /* 0: the mode's default */
     int mutual = 0, chain = 0;
@@ -79,6 +76,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--mutual") == 0) mutual = 1;
         else if (strcmp(argv[i], "--chain") == 0) chain = 1;
         else if (strcmp(argv[i], "--pki") == 0 && i + 1 < argc) pki_dir = argv[++i];
+        else if (strcmp(argv[i], "--client-anchor") == 0 && i + 1 < argc) client_anchor = argv[++i];
         else if (strcmp(argv[i], "--server-netns") == 0 && i + 1 < argc) net.server_ns = argv[++i];
         else if (strcmp(argv[i], "--client-netns") == 0 && i + 1 < argc) net.client_ns = argv[++i];
         else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) net.address = argv[++i];
@@ -105,7 +103,9 @@ int main(int argc, char **argv) {
     if ((strcmp(mode, "server") == 0 || strcmp(mode, "client") == 0) && pki_dir == NULL)
         die("server and client need --pki DIR (made by `kpqc-handshake pki`)");
     int quic = strcmp(mode, "quic") == 0;
-    tls_pair t = setup(group, sig, mutual, chain, pki_dir, quic);
+    if (client_anchor != NULL && (strcmp(mode, "server") != 0 || !mutual))
+        die("--client-anchor is for a server with --mutual");
+    tls_pair t = setup(group, sig, mutual, chain, pki_dir, client_anchor, quic);
     printf("{\"mode\":\"setup\",\"group\":\"%s\",\"sig\":\"%s\",\"cert_der\":%zu,\"mutual\":%d,\"chain\":%d}\n",
            group, sig, t.cert_der_len, mutual, chain);
     int rc = 1;

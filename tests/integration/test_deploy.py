@@ -257,7 +257,8 @@ def test_wrong_provider_path_fails_the_client(installed, chains, broken_conf, cl
                 r = _env_cmd(installed, conf, "python3", "-c", PYTHON, str(port), str(ecdsa.ca))
             else:  # the installed openssl (kpqc-env puts it first on PATH)
                 r = subprocess.run([str(installed.bin / "kpqc-env"), "openssl", "s_client", "-connect",
-                                    f"127.0.0.1:{port}", "-CAfile", str(ecdsa.ca), "-verify_return_error"],
+                                    f"127.0.0.1:{port}", "-CAfile", str(ecdsa.ca), "-verify_return_error",
+                                    "-ign_eof"],  # read the answer to the end, not only until stdin's end
                                    input="GET / HTTP/1.0\r\n\r\n", env=_clean_env(KPQC_OPENSSL_CONF=str(conf)),
                                    capture_output=True, text=True, timeout=60)
         finally:

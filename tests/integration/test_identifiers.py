@@ -122,3 +122,49 @@ def test_colliding_override_keeps_the_provider_out(lab, table, line, reason):
     conf.write_text(head + "[kpqc_sect]" + tail.replace("activate = 1", "activate = 0", 1))
     r = lab.run("list", "-providers", "-provider", "kpqcprovider", env=env, check=False)
     assert r.returncode != 0 and reason in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("key", ["ntru_plus_kem768.oid", "NTRUPLUS768.oid", "NTRU_PLUS_KEM768.oid", "ntru+768.oid"])
+def test_override_under_any_name_of_the_algorithm(lab, key):
+    """An alias or another letter case names the same algorithm: the override applies."""
+    if "ntruplus768" not in lab.run("list", "-kem-algorithms").stdout:
+        pytest.skip("ntruplus768 not built")
+    new_oid = "1.3.9999.410.99.5"
+    listing = lab.run("list", "-kem-algorithms", env=override_config(lab, [f"{key} = {new_oid}"])).stdout
+    assert new_oid in listing and "1.3.9999.410.1.5" not in listing, listing
+
+
+def refusal(lab, lines):
+    """The reason the provider gives for refusing a configuration (loaded by name)."""
+    env = override_config(lab, lines)
+    assert "kpqcprovider" not in lab.run("list", "-providers", env=env).stdout
+    conf = pathlib.Path(env["KPQC_OPENSSL_CONF"])
+    head, _, tail = conf.read_text().partition("[kpqc_sect]")
+    conf.write_text(head + "[kpqc_sect]" + tail.replace("activate = 1", "activate = 0", 1))
+    r = lab.run("list", "-providers", "-provider", "kpqcprovider", env=env, check=False)
+    assert r.returncode != 0
+    return r.stderr
+
+
+def test_two_names_of_one_algorithm_set_two_ways_are_refused(lab):
+    if "ntruplus768" not in lab.run("list", "-kem-algorithms").stdout:
+        pytest.skip("ntruplus768 not built")
+    why = refusal(lab, ["ntruplus768.codepoint = 0x2F01", "NTRU_PLUS_KEM768.codepoint = 0x2F02"])
+    assert "ntruplus768.codepoint = 0x2F01 and NTRU_PLUS_KEM768.codepoint = 0x2F02" in why, why
+
+
+@pytest.mark.parametrize("oid", ["1.3.18446744073709551616", "2.18446744073709551615", "1.3.99999999999999999999999",
+                                 "1.3.01"])
+def test_oid_arcs_the_encoder_cannot_write_are_refused(lab, oid):
+    if "smaugt1" not in lab.run("list", "-kem-algorithms").stdout:
+        pytest.skip("smaugt1 not built")
+    assert f"smaugt1.oid = {oid} is not a dotted OID" in refusal(lab, [f"smaugt1.oid = {oid}"])
+
+
+@pytest.mark.parametrize("line", ["ntruplus768.codepiont = 0x2F01", "ntru_plus768x.codepoint = 0x2F01",
+                                  "NtruPlus768.oid = 1.3.9999.410.99.5", "haetae2.oidd = 1.3.9999.410.99.6"])
+def test_keys_that_name_no_setting_keep_the_provider_out(lab, line):
+    """A misspelt attribute, a name no algorithm has, or a name in mixed case
+    is refused, naming the key, rather than leaving the default in place."""
+    key = line.split(" = ")[0]
+    assert f"{key} = " in refusal(lab, [line]) and "names no setting" in refusal(lab, [line])

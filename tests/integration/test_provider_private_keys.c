@@ -28,63 +28,7 @@
 #include <openssl/x509.h>
 
 #include "check.h"
-
-/* ------------------------------------------------ the watching allocator */
-
-typedef struct {
-    size_t size;
-    const char *file;
-    int line;
-    long pad; /* keeps the payload 32-byte aligned */
-} header;
-
-#define NEEDLE 16
-static unsigned char needles[2][NEEDLE];
-static int watching, leftovers;
-
-static int holds_secret(const unsigned char *p, size_t n) {
-    for (size_t k = 0; k < 2; k++)
-        for (size_t i = 0; i + NEEDLE <= n; i++)
-            if (p[i] == needles[k][0] && memcmp(p + i, needles[k], NEEDLE) == 0) return 1;
-    return 0;
-}
-
-/* A provider block released while it still holds the key is a missed wipe. */
-static void check_release(header *h, const char *how) {
-    if (watching && h->file != NULL && strstr(h->file, "provider/prov_") != NULL &&
-        holds_secret((unsigned char *)(h + 1), h->size)) {
-        fprintf(stderr, "secret key bytes left in a block of %zu bytes from %s:%d (%s)\n", h->size, h->file,
-                h->line, how);
-        leftovers++;
-    }
-}
-
-static void *watch_malloc(size_t n, const char *file, int line) {
-    /* Zeroed, so that only what is written into a block can be found in it. */
-    header *h = calloc(1, sizeof *h + (n ? n : 1));
-    if (h == NULL) return NULL;
-    h->size = n, h->file = file, h->line = line;
-    return h + 1;
-}
-
-static void watch_free(void *p, const char *file, int line) {
-    (void)file, (void)line;
-    if (p == NULL) return;
-    header *h = (header *)p - 1;
-    check_release(h, "freed");
-    free(h);
-}
-
-static void *watch_realloc(void *p, size_t n, const char *file, int line) {
-    if (p == NULL) return watch_malloc(n, file, line);
-    header *old = (header *)p - 1;
-    void *q = watch_malloc(n, old->file, old->line);
-    if (q == NULL) return NULL;
-    memcpy(q, p, old->size < n ? old->size : n);
-    check_release(old, "moved by realloc");
-    free(old);
-    return q;
-}
+#include "watched_heap.h"
 
 /* ------------------------------------------------------------- the test */
 
@@ -114,30 +58,10 @@ static EVP_PKEY *decode(const char *alg, const unsigned char *der, size_t len, c
 
 static void check_alg(const char *alg) {
     EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, NULL, alg);
-    OSSL_PARAM *params = NULL;
-    const OSSL_PARAM *priv = NULL;
-    const void *raw = NULL;
-    size_t raw_len = 0;
-    CHECK(key != NULL && EVP_PKEY_todata(key, EVP_PKEY_KEYPAIR, &params) == 1 &&
-          (priv = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY)) != NULL &&
-          OSSL_PARAM_get_octet_string_ptr(priv, &raw, &raw_len) && raw_len >= 2 * NEEDLE);
-    /* Two pieces of the private encoding (KpqC secret key || public key
-     * ...) that are not in the public key: secret bytes. */
-    unsigned char *pub = NULL;
-    size_t pub_len = key != NULL ? EVP_PKEY_get1_encoded_public_key(key, &pub) : 0, found = 0;
-    for (size_t off = 0; found < 2 && off + NEEDLE <= raw_len; off += NEEDLE / 2) {
-        const unsigned char *w = (const unsigned char *)raw + off;
-        int in_pub = 0;
-        for (size_t i = 0; !in_pub && i + NEEDLE <= pub_len; i++) in_pub = memcmp(pub + i, w, NEEDLE) == 0;
-        if (!in_pub) memcpy(needles[found++], w, NEEDLE);
-    }
-    OPENSSL_free(pub);
-    OSSL_PARAM_free(params);
-    CHECK(found == 2);
-    if (key == NULL || found < 2) return;
+    CHECK(heap_watch_key(key));
+    if (key == NULL || !heap_watching) return;
 
-    int before = leftovers;
-    watching = 1;
+    int before = heap_missed_wipes;
     for (int encrypted = 0; encrypted < 2; encrypted++) {
         unsigned char *der = NULL;
         size_t len = 0;
@@ -161,8 +85,8 @@ static void check_alg(const char *alg) {
         OPENSSL_clear_free(der, len);
     }
     EVP_PKEY_free(key);
-    watching = 0;
-    printf("%-16s %s\n", alg, leftovers > before ? "secret bytes left in provider blocks" : "no secret left behind");
+    heap_watch_key(NULL);
+    printf("%-16s %s\n", alg, heap_missed_wipes > before ? "secret bytes left in provider blocks" : "no secret left behind");
 }
 
 int main(int argc, char **argv) {
@@ -170,7 +94,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s PROVIDER_DIR ALG...\n", argv[0]);
         return 2;
     }
-    if (!CRYPTO_set_mem_functions(watch_malloc, watch_realloc, watch_free)) {
+    if (!heap_install()) {
         fprintf(stderr, "cannot replace libcrypto's allocator\n");
         return 1;
     }
@@ -184,6 +108,6 @@ int main(int argc, char **argv) {
     OSSL_PROVIDER_unload(kpqc);
     OSSL_PROVIDER_unload(def);
     OSSL_LIB_CTX_free(libctx);
-    printf("test_provider_private_keys: %s\n", failures || leftovers ? "FAILED" : "all checks passed");
-    return failures != 0 || leftovers != 0;
+    printf("test_provider_private_keys: %s\n", failures || heap_missed_wipes ? "FAILED" : "all checks passed");
+    return failures != 0 || heap_missed_wipes != 0;
 }

@@ -19,25 +19,13 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include "provider_conf.h"
+
 #define GROUP "x25519_smaugt1"
 #define TABLE_CODEPOINT 0xFE8Eu
 #define OVERRIDE_CODEPOINT 0x2F01u
 
 static char plain_conf[4096], override_conf[4096];
-
-static int write_conf(char *path, size_t size, const char *dir, const char *extra) {
-    snprintf(path, size, "%s/kpqc-threads-%ld-%s.cnf", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(),
-             extra[0] ? "override" : "plain");
-    FILE *f = fopen(path, "w");
-    if (f == NULL) return 0;
-    fprintf(f,
-            "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\n"
-            "[provider_sect]\ndefault = default_sect\nkpqcprovider = kpqc_sect\n"
-            "[default_sect]\nactivate = 1\n"
-            "[kpqc_sect]\nmodule = %s/kpqcprovider.so\nactivate = 1\n%s",
-            dir, extra);
-    return fclose(f) == 0;
-}
 
 typedef struct {
     unsigned want;
@@ -115,8 +103,8 @@ int main(int argc, char **argv) {
     if (threads < 1 || threads > 64 || iterations < 1 || runs < 1) return 2;
     char override_line[64];
     snprintf(override_line, sizeof override_line, "%s.codepoint = 0x%04X\n", GROUP, OVERRIDE_CODEPOINT);
-    if (!write_conf(plain_conf, sizeof plain_conf, argv[1], "") ||
-        !write_conf(override_conf, sizeof override_conf, argv[1], override_line)) {
+    if (!write_provider_conf(plain_conf, sizeof plain_conf, argv[1], "threads-plain", 1, "") ||
+        !write_provider_conf(override_conf, sizeof override_conf, argv[1], "threads-override", 1, override_line)) {
         perror("configuration file");
         return 1;
     }

@@ -42,8 +42,9 @@ class Agent:
         if ns:
             argv = ["ip", "netns", "exec", ns] + argv
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(self.err, "w"), text=True)
-        self.banner = [self.proc.stdout.readline() for _ in range(3)]
+        self.banner = [self.proc.stdout.readline() for _ in range(4)]
         assert "listening on" in self.banner[0], self.banner + [self.err.read_text()]
+        self.fingerprint = self.banner[2].split("fingerprint:")[1].strip()
 
     def log(self):
         return self.err.read_text()
@@ -95,9 +96,11 @@ def agent(lab, tmp_path):
     a.stop()
 
 
-def remote(lab, out, server, *extra, token=TOKEN, ns=None, timeout=600):
+def remote(lab, out, server, *extra, token=TOKEN, ns=None, timeout=600, fingerprint=None):
+    """`kpqc-bench remote` against server (the agent's fingerprint in `extra` or `fingerprint`)."""
+    pin = fingerprint
     argv = [python(lab.build), BENCH, "--build-dir", str(lab.build), "--out", str(out), "remote",
-            "--server", server, "--token", token, *extra]
+            "--server", server, "--token", token, *extra] + (["--fingerprint", pin] if pin else [])
     if ns:
         argv = ["ip", "netns", "exec", ns] + argv
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
@@ -115,17 +118,25 @@ def same_flight(row):
     return abs(row["server_flight_bytes"] - row["server_flight"]) <= 64
 
 
-def raw_session(agent, token=TOKEN, **hello):
+def connect(agent, source="127.0.0.1"):
+    """A TLS control connection to the agent from address `source`, its certificate pinned."""
+    sock = socket.create_connection((agent.address, agent.port), timeout=30, source_address=(source, 0))
+    sock = control.client_context().wrap_socket(sock)
+    assert control.same_fingerprint(control.fingerprint(sock.getpeercert(binary_form=True)), agent.fingerprint)
+    return control.Channel(sock)
+
+
+def raw_session(agent, token=TOKEN, source="127.0.0.1", **hello):
     """A control connection by hand: (channel, the agent's answer to hello)."""
-    sock = socket.create_connection((agent.address, agent.port), timeout=30)
-    ch = control.Channel(sock)
+    ch = connect(agent, source)
     ch.send(dict(control.identity(), op="hello", token=token, **hello))
     return ch, ch.recv()
 
 
 def test_acceptance_twice_against_one_agent(lab, agent, tmp_path):
     for run in (1, 2):
-        r = remote(lab, tmp_path / f"run{run}", f"127.0.0.1:{agent.port}", "--algorithms", ACCEPTANCE,
+        r = remote(lab, tmp_path / f"run{run}", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint,
+                   "--algorithms", ACCEPTANCE,
                    "--count", "20")
         assert r.returncode == 0, r.stderr[-2000:]
         got = rows(tmp_path / f"run{run}")
@@ -140,7 +151,7 @@ def test_acceptance_twice_against_one_agent(lab, agent, tmp_path):
 
 
 def test_mutual_tls_chains_and_concurrency(lab, agent, tmp_path):
-    r = remote(lab, tmp_path / "m", f"127.0.0.1:{agent.port}", "--algorithms", "x25519_smaugt1/EC:P-256",
+    r = remote(lab, tmp_path / "m", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint, "--algorithms", "x25519_smaugt1/EC:P-256",
                "--count", "8", "--rounds", "2", "--mutual", "--chain", "--concurrency", "2")
     assert r.returncode == 0, r.stderr[-2000:]
     (x,) = rows(tmp_path / "m")
@@ -153,9 +164,9 @@ def test_wrong_token_bad_requests_and_other_code_leave_it_serving(lab, agent, tm
     ch, answer = raw_session(agent, token="wrong")
     assert answer == {"ok": False, "error": "wrong token"}
     ch.close()
-    r = remote(lab, tmp_path / "w", f"127.0.0.1:{agent.port}", "--count", "2", token="wrong")
+    r = remote(lab, tmp_path / "w", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint, "--count", "2", token="wrong")
     assert r.returncode != 0 and "wrong token" in r.stderr
-    r = remote(lab, tmp_path / "big", f"127.0.0.1:{agent.port}", "--algorithms", "X25519/EC:P-256",
+    r = remote(lab, tmp_path / "big", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint, "--algorithms", "X25519/EC:P-256",
                "--count", "200000")
     assert r.returncode != 0 and "count must be an integer" in r.stderr and "Traceback" not in r.stderr
 
@@ -199,9 +210,10 @@ def test_wrong_token_bad_requests_and_other_code_leave_it_serving(lab, agent, tm
     first.close()
     second.close()
 
-    with socket.create_connection(("127.0.0.1", agent.port)) as s:  # a line without end, then gone
-        s.sendall(b'{"op": "hello", "token": "')
-    r = remote(lab, tmp_path / "after", f"127.0.0.1:{agent.port}", "--algorithms", "X25519/EC:P-256",
+    ch = connect(agent)  # a line without end, then gone
+    ch.sock.sendall(b'{"op": "hello", "token": "')
+    ch.close()
+    r = remote(lab, tmp_path / "after", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint, "--algorithms", "X25519/EC:P-256",
                "--count", "4", "--rounds", "1")
     assert r.returncode == 0, r.stderr[-2000:]
     assert rows(tmp_path / "after")[0]["failures"] == 0
@@ -219,7 +231,8 @@ def test_client_vanishing_mid_run_stops_its_servers(lab, agent, tmp_path):
         socket.create_connection(("127.0.0.1", port), timeout=10).close()
 
     argv = [python(lab.build), BENCH, "--build-dir", str(lab.build), "--out", str(tmp_path / "killed"), "remote",
-            "--server", f"127.0.0.1:{agent.port}", "--token", TOKEN, "--algorithms", "X25519/EC:P-256",
+            "--server", f"127.0.0.1:{agent.port}", "--token", TOKEN, "--fingerprint", agent.fingerprint,
+            "--algorithms", "X25519/EC:P-256",
             "--count", "50000", "--rounds", "1"]
     client = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     assert agent.wait_log("TLS server X25519", times=2)
@@ -228,7 +241,7 @@ def test_client_vanishing_mid_run_stops_its_servers(lab, agent, tmp_path):
     os.killpg(client.pid, signal.SIGKILL)
     client.wait()
     assert agent.wait_log("session closed", times=2)
-    r = remote(lab, tmp_path / "next", f"127.0.0.1:{agent.port}", "--algorithms", "X25519/EC:P-256",
+    r = remote(lab, tmp_path / "next", f"127.0.0.1:{agent.port}", "--fingerprint", agent.fingerprint, "--algorithms", "X25519/EC:P-256",
                "--count", "4", "--rounds", "1")
     assert r.returncode == 0 and rows(tmp_path / "next")[0]["failures"] == 0, r.stderr[-2000:]
 
@@ -252,7 +265,7 @@ def test_random_token_is_printed_and_required(lab, tmp_path):
 def test_mqtt_against_the_agents_broker(lab, agent, tmp_path):
     out = tmp_path / "mqtt"
     r = subprocess.run([python(lab.build), BENCH, "--build-dir", str(lab.build), "--out", str(out), "mqtt",
-                        "--remote", f"127.0.0.1:{agent.port}", "--token", TOKEN, "--sigs", "ECDSA-P256,HAETAE2",
+                        "--remote", f"127.0.0.1:{agent.port}", "--token", TOKEN, "--fingerprint", agent.fingerprint, "--sigs", "ECDSA-P256,HAETAE2",
                         "--groups", "X25519,x25519_smaugt1", "--iterations", "3"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -274,7 +287,8 @@ def test_agent_and_client_in_two_namespaces(lab, tmp_path):
     with netns.Topology() as topo, Link(topo, LinkConfig(rtt_ms=10), lab.build):
         a = Agent(lab, tmp_path, address=topo.server_addr, port=control.DEFAULT_PORT, ns=topo.server)
         try:
-            r = remote(lab, tmp_path / "ns", f"{topo.server_addr}:{control.DEFAULT_PORT}", "--algorithms",
+            r = remote(lab, tmp_path / "ns", f"{topo.server_addr}:{control.DEFAULT_PORT}", "--fingerprint", a.fingerprint,
+                       "--algorithms",
                        ACCEPTANCE, "--count", "10", "--rounds", "2", ns=topo.client)
             assert r.returncode == 0, r.stderr[-2000:]
             for x in rows(tmp_path / "ns"):
@@ -286,14 +300,16 @@ def test_agent_and_client_in_two_namespaces(lab, tmp_path):
                 out = tmp_path / "ns-mqtt"
                 r = subprocess.run(["ip", "netns", "exec", topo.client, python(lab.build), BENCH, "--build-dir",
                                     str(lab.build), "--out", str(out), "mqtt", "--remote",
-                                    f"{topo.server_addr}:{control.DEFAULT_PORT}", "--token", TOKEN, "--sigs",
+                                    f"{topo.server_addr}:{control.DEFAULT_PORT}", "--token", TOKEN, "--fingerprint",
+                                    a.fingerprint, "--sigs",
                                     "HAETAE2", "--groups", "x25519_smaugt1", "--iterations", "3"],
                                    capture_output=True, text=True, timeout=600)
                 assert r.returncode == 0, r.stderr[-2000:]
                 (x,) = [x for x in json.loads((out / "summary.json").read_text())["rows"] if x["suite"] == "mqtt"]
                 assert x["ok"] == 3 and x["server_addr"] == topo.server_addr
             # the agent is not reachable from the namespace's own loopback: it binds where told
-            r = remote(lab, tmp_path / "lo", f"127.0.0.1:{control.DEFAULT_PORT}", "--count", "2", ns=topo.server)
+            r = remote(lab, tmp_path / "lo", f"127.0.0.1:{control.DEFAULT_PORT}", "--count", "2", ns=topo.server,
+                       fingerprint=a.fingerprint)
             assert r.returncode != 0 and "cannot reach the agent" in r.stderr
         finally:
             a.stop()

@@ -173,6 +173,37 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
         vec->crepmod3(p, y);
         CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: crepmod3 differs from %d", name, n, base);
     }
+    /* sampling; message decoding with every coefficient in {-1, 0, 1}, then
+     * one out-of-range coefficient (-2, 2 or 1 where the pad bit is 1) at a
+     * random position; subtraction, extremes included */
+    for (int iter = 0; iter < 200; iter++) {
+        uint8_t buf[NMAX / 4], mx[NMAX / 8], my[NMAX / 8];
+        for (unsigned i = 0; i < n / 4; i++) buf[i] = (uint8_t)rnd();
+        ref->cbd1(p, x, buf, 3);
+        vec->cbd1(p, y, buf, 3);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: cbd1 differs", name, n);
+        ref->cbd1(p, x, buf, 1);
+        vec->cbd1(p, y, buf, 1);
+        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: cbd1 differs", name, n);
+        if (iter % 2) {
+            unsigned i = rnd() % n;
+            int padbit = (buf[n / 8 + i / 8] >> (i % 8)) & 1;
+            x[i] = (int16_t)(iter % 4 == 1 ? (padbit ? 1 : 2) : -2);
+        }
+        memset(mx, 0xA5, sizeof mx);
+        memset(my, 0x5A, sizeof my);
+        uint32_t fx = ref->sotp_decode(p, mx, x, buf), fy = vec->sotp_decode(p, my, x, buf);
+        CHECK_MSG(fx == (uint32_t)(iter % 2) && fy == fx, "%s n=%u: sotp_decode verdict", name, n);
+        CHECK_MSG(memcmp(mx, my, n / 8) == 0, "%s n=%u: sotp_decode differs", name, n);
+        random_poly(a, n);
+        random_poly(b, n);
+        if (iter == 0)
+            for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(Q - 1), b[i] = (int16_t)-(Q - 1);
+        ref->sub(p, x, a, b);
+        vec->sub(p, y, a, b);
+        CHECK(in_range(y, n));
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: sub differs", name, n);
+    }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {
         random_poly(a, n);

@@ -215,17 +215,21 @@ def emit_avx2(n):
                     t += [z[k4 + 4 * pair + j]] * 4
             print(emit_array("kpqc_ntruplus_avx_tail_%s%d" % (name, n), [mont(f(x)) for x in t]))
         else:
-            # Strides 24, 12, 6, 3 on a gathered layout: row t (0..15), lane
-            # 3b + u holds coefficient 48b + 3t + u (18 blocks, 64 lanes).
+            # Strides 24, 12, 6, 3 (ring strides 8, 4, 2, 1 inside blocks of
+            # 48), two blocks per step: before layer L lane l of the first
+            # vector holds the lower ring of a pair, ring rings[L][l % 8] of
+            # block 2 * pair + l // 8.
+            rings = ([0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 8, 9, 10, 11],
+                     [0, 1, 4, 5, 8, 9, 12, 13], [0, 2, 4, 6, 8, 10, 12, 14])
             t = []
-            for L, stride in enumerate((24, 12, 6, 3)):
-                k = layer_start(n, stride)
-                for j in range(2 ** L):
-                    row = [0] * 64
-                    for b in range(n // 48):
-                        for u in range(3):
-                            row[3 * b + u] = mont(f(z[k + 2 ** L * b + j]))
-                    t += row
+            for pair in range(n // 96):
+                for L, stride in enumerate((24, 12, 6, 3)):
+                    k = layer_start(n, stride)
+                    for lane in range(16):
+                        blk = 2 * pair + lane // 8
+                        ring = rings[L][lane % 8]
+                        t.append(z[k + 2 ** L * blk + ring // (2 * (8 >> L))])
+            t = [mont(f(x)) for x in t]
             print(emit_array("kpqc_ntruplus_avx_tail_%s%d" % (name, n), t))
         print()
     # Base-ring twiddles, 16 blocks per vector, in the lane order the

@@ -24,6 +24,7 @@
 /* Montgomery constants (R = 2^16). */
 #define NTRUPLUS_QINV 12929   /* q^-1 mod 2^16 */
 #define NTRUPLUS_RSQ 867      /* R^2 mod q */
+#define NTRUPLUS_RINV (-682)  /* R^-1 mod q */
 #define NTRUPLUS_OMEGA (-886) /* cube root of unity, times R, mod q */
 
 typedef struct kpqc_ntruplus_params {
@@ -99,14 +100,24 @@ typedef struct kpqc_ntruplus_backend {
     /* serialisation, as kpqc_ntruplus_tobytes / kpqc_ntruplus_frombytes */
     void (*tobytes)(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a);
     uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
+    /* sampling and message decoding, as kpqc_ntruplus_cbd1 and
+     * kpqc_ntruplus_sotp_decode */
+    void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf, int16_t scale);
+    uint32_t (*sotp_decode)(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                            const uint8_t *pad);
+    /* r = a - b, centred (|result| <= q/2 + 1); inputs |coefficient| < q */
+    void (*sub)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx2;
+#ifdef KPQC_ISA_AVX512
+extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx512;
+#endif
 /* Twiddles laid out for the vector code (ntruplus_tables.c). */
 extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
-extern const int16_t kpqc_ntruplus_avx_tail_fwd864[960], kpqc_ntruplus_avx_tail_inv864[960];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd864[576], kpqc_ntruplus_avx_tail_inv864[576];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd1152[1152], kpqc_ntruplus_avx_tail_inv1152[1152];
 extern const int16_t kpqc_ntruplus_avx_base768[192], kpqc_ntruplus_avx_base864[288],
     kpqc_ntruplus_avx_base1152[288];
@@ -131,9 +142,21 @@ void kpqc_ntruplus_tobytes(const kpqc_ntruplus_params *p, uint8_t *out, const in
 /* Returns all-ones if some coefficient was >= q (it is then reduced), else 0. */
 uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
 
-/* a_i = bit i of buf[0..n/8) - bit i of buf[n/8..n/4) */
-void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf);
+/* a_i = scale * (bit i of buf[0..n/8) - bit i of buf[n/8..n/4)) */
+void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                        int16_t scale);
 /* Centred residues mod q, then mod 3 into {-1, 0, 1}. */
 void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
+/*
+ * The inverse of the message encoding (cbd1 of the pad with its first n/8
+ * bytes xored with msg) for m with coefficients in {-1, 0, 1}: each
+ * m_i + (bit i of the second half of pad) must be 0 or 1, and xored with
+ * bit i of the first half gives message bit i.  Returns 1 (and a zero
+ * message) if some coefficient is out of range, else 0; constant time.
+ */
+uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                                   const uint8_t *pad);
+void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                       const int16_t *b);
 
 #endif

@@ -48,39 +48,56 @@ static void hash_h(const kpqc_ntruplus_params *p, uint8_t *out, const uint8_t *m
 }
 
 /*
- * Secret polynomial from 32 bytes of coins: 3 * cbd1 (+1 for f), in the NTT
- * domain, and its inverse.  Returns 1 if it is not invertible.
+ * Secret polynomial from its n/4 bytes of SHAKE256 output: 3 * cbd1 (+1 for
+ * f), in the NTT domain, and its inverse.  Returns 1 if it is not
+ * invertible.
  */
 static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
-                      int16_t *a, int16_t *ainv, const uint8_t coins[32], int plus_one) {
-    uint8_t buf[NMAX / 4];
-    kpqc_shake256(buf, p->n / 4, coins, 32);
-    kpqc_ntruplus_cbd1(p, a, buf);
-    for (unsigned i = 0; i < p->n; i++) a[i] = (int16_t)(3 * a[i]);
+                      int16_t *a, int16_t *ainv, const uint8_t *buf, int plus_one) {
+    be->cbd1(p, a, buf, 3);
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
-    int bad = be->baseinv(p, ainv, a);
-    kpqc_wipe(buf, sizeof buf);
-    return bad;
+    return be->baseinv(p, ainv, a);
 }
 
+/* The SHAKE256 expansions (n/4 bytes) of two 32-byte coins at once: one
+ * four-way permutation costs well under two single ones. */
+static void expand_coins2(const kpqc_ntruplus_params *p, uint8_t *out0, uint8_t *out1,
+                          const uint8_t c0[32], const uint8_t c1[32]) {
+    uint8_t spare[2][NMAX / 4];
+    kpqc_shake256x4(out0, out1, spare[0], spare[1], p->n / 4, c0, c1, c0, c1, 32);
+    kpqc_wipe(spare, sizeof spare);
+}
+
+/*
+ * f and g take one 32-byte draw per candidate, f's until one is invertible,
+ * then g's, as the specification orders them.  The draw after f's candidate
+ * is made with it and both are expanded together: it is g's first candidate
+ * when f's is accepted, else f's next one (then expanded again).
+ */
 static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
                    const kpqc_rng *rng) {
     const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
-    uint8_t coins[32];
+    uint8_t coins[2][32], buf[2][NMAX / 4];
     int16_t f[NMAX], finv[NMAX], g[NMAX], ginv[NMAX];
     int rc = KPQC_ERR_RNG, bad;
 
+    if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
     do {
-        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
-        bad = gen_secret(p, be, f, finv, coins, 1);
+        memcpy(coins[0], coins[1], sizeof coins[0]);
+        if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
+        expand_coins2(p, buf[0], buf[1], coins[0], coins[1]);
+        bad = gen_secret(p, be, f, finv, buf[0], 1);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* rejection verdict */
     } while (bad);
-    do {
-        if (kpqc_randombytes(rng, coins, sizeof coins) != 0) goto out;
-        bad = gen_secret(p, be, g, ginv, coins, 0);
+    bad = gen_secret(p, be, g, ginv, buf[1], 0);
+    KPQC_CT_DECLASSIFY(&bad, sizeof bad);
+    while (bad) {
+        if (kpqc_randombytes(rng, coins[1], sizeof coins[1]) != 0) goto out;
+        kpqc_shake256(buf[1], p->n / 4, coins[1], sizeof coins[1]);
+        bad = gen_secret(p, be, g, ginv, buf[1], 0);
         KPQC_CT_DECLASSIFY(&bad, sizeof bad);
-    } while (bad);
+    }
 
     be->basemul(p, g, g, finv);    /* h = g / f */
     be->basemul(p, ginv, f, ginv); /* 1/h = f / g */
@@ -91,47 +108,23 @@ static int keypair(const kpqc_ntruplus_params *p, uint8_t *pk, uint8_t *sk,
     rc = KPQC_OK;
 out:
     kpqc_wipe(coins, sizeof coins);
-    kpqc_wipe(f, sizeof f);
-    kpqc_wipe(finv, sizeof finv);
-    kpqc_wipe(g, sizeof g);
-    kpqc_wipe(ginv, sizeof ginv);
+    kpqc_wipe(buf, sizeof buf);
+    kpqc_wipe(f, p->n * sizeof f[0]); /* the n coefficients the set uses */
+    kpqc_wipe(finv, p->n * sizeof finv[0]);
+    kpqc_wipe(g, p->n * sizeof g[0]);
+    kpqc_wipe(ginv, p->n * sizeof ginv[0]);
     return rc;
 }
 
 /* m = cbd1(G-output with its first n/8 bytes xored with msg) */
-static void sotp_encode(const kpqc_ntruplus_params *p, int16_t *m, const uint8_t *msg,
-                        const uint8_t *pad) {
+static void sotp_encode(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
+                        int16_t *m, const uint8_t *msg, const uint8_t *pad) {
     uint8_t buf[NMAX / 4];
     const unsigned mb = p->msgbytes;
     for (unsigned i = 0; i < mb; i++) buf[i] = (uint8_t)(pad[i] ^ msg[i]);
     memcpy(buf + mb, pad + mb, mb);
-    kpqc_ntruplus_cbd1(p, m, buf);
+    be->cbd1(p, m, buf, 1);
     kpqc_wipe(buf, sizeof buf);
-}
-
-/*
- * Inverse of sotp_encode for m with coefficients in {-1, 0, 1}: each
- * m_i + (bit i of the second half of pad) must be 0 or 1, and xored with
- * bit i of the first half gives message bit i.  Returns 1 (and a zero
- * message) if some coefficient is out of range, else 0.
- */
-static uint32_t sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
-                            const uint8_t *pad) {
-    const unsigned mb = p->msgbytes;
-    uint32_t bad = 0;
-    for (unsigned i = 0; i < mb; i++) {
-        unsigned byte = 0;
-        for (unsigned j = 0; j < 8; j++) {
-            uint32_t v = (uint32_t)(int32_t)(m[8 * i + j] + ((pad[mb + i] >> j) & 1));
-            bad |= v;
-            byte |= ((v ^ (pad[i] >> j)) & 1u) << j;
-        }
-        msg[i] = (uint8_t)byte;
-    }
-    bad = (uint32_t)kpqc_ct_nonzero_mask32(bad >> 1) & 1u;
-    uint8_t keep = (uint8_t)(bad - 1);
-    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
-    return bad;
 }
 
 static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk,
@@ -154,12 +147,12 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
     }
     hash_f(p, msg + p->msgbytes, pk);
     hash_h(p, coins, msg, msg + p->msgbytes);
-    kpqc_ntruplus_cbd1(p, r, coins + NTRUPLUS_SSBYTES);
+    be->cbd1(p, r, coins + NTRUPLUS_SSBYTES, 1);
     be->ntt(p, r);
     be->tobytes(p, rbytes, r);
     uint8_t *pad = coins + NTRUPLUS_SSBYTES; /* reused: G(r) replaces r's coins */
     hash_g(p, pad, rbytes);
-    sotp_encode(p, m, msg, pad);
+    sotp_encode(p, be, m, msg, pad);
     be->ntt(p, m);
     be->basemul_add(p, m, h, r, m); /* c = h r + m */
     be->tobytes(p, ct, m);
@@ -168,9 +161,9 @@ static int encaps(const kpqc_ntruplus_params *p, uint8_t *ct, uint8_t *ss, const
 out:
     kpqc_wipe(msg, sizeof msg);
     kpqc_wipe(coins, sizeof coins);
-    kpqc_wipe(rbytes, sizeof rbytes);
-    kpqc_wipe(r, sizeof r);
-    kpqc_wipe(m, sizeof m);
+    kpqc_wipe(rbytes, p->polybytes); /* what the set wrote */
+    kpqc_wipe(r, p->n * sizeof r[0]);
+    kpqc_wipe(m, p->n * sizeof m[0]);
     return rc;
 }
 
@@ -197,16 +190,16 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     be->crepmod3(p, m);
     memcpy(t, m, n * sizeof m[0]);
     be->ntt(p, t);
-    for (unsigned i = 0; i < n; i++) t[i] = kpqc_ntruplus_barrett((int16_t)(c[i] - t[i]));
+    be->sub(p, t, c, t);
     be->basemul(p, t, t, hinv);
     be->tobytes(p, rbytes, t);
     hash_g(p, pad, rbytes);
-    bad |= sotp_decode(p, msg, m, pad);
+    bad |= be->sotp_decode(p, msg, m, pad);
 
     /* re-derive r from the message and compare */
     memcpy(msg + p->msgbytes, sk + 2 * pb, NTRUPLUS_SYMBYTES);
     hash_h(p, hout, msg, msg + p->msgbytes);
-    kpqc_ntruplus_cbd1(p, t, hout + NTRUPLUS_SSBYTES);
+    be->cbd1(p, t, hout + NTRUPLUS_SSBYTES, 1);
     be->ntt(p, t);
     be->tobytes(p, rbytes2, t);
     bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
@@ -215,16 +208,17 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     static const uint8_t zero[NTRUPLUS_SSBYTES] = {0};
     memcpy(ss, hout, NTRUPLUS_SSBYTES);
     kpqc_ct_cmov(ss, zero, NTRUPLUS_SSBYTES, (uint8_t)bad);
+    /* Only what this parameter set wrote holds secrets; c is the
+     * ciphertext's. */
     kpqc_wipe(msg, sizeof msg);
-    kpqc_wipe(rbytes, sizeof rbytes);
-    kpqc_wipe(rbytes2, sizeof rbytes2);
-    kpqc_wipe(pad, sizeof pad);
+    kpqc_wipe(rbytes, pb);
+    kpqc_wipe(rbytes2, pb);
+    kpqc_wipe(pad, n / 4);
     kpqc_wipe(hout, sizeof hout);
-    kpqc_wipe(c, sizeof c);
-    kpqc_wipe(f, sizeof f);
-    kpqc_wipe(hinv, sizeof hinv);
-    kpqc_wipe(m, sizeof m);
-    kpqc_wipe(t, sizeof t);
+    kpqc_wipe(f, n * sizeof f[0]);
+    kpqc_wipe(hinv, n * sizeof hinv[0]);
+    kpqc_wipe(m, n * sizeof m[0]);
+    kpqc_wipe(t, n * sizeof t[0]);
     KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* the specification's verdict */
     return bad ? KPQC_ERR_DECAPS : KPQC_OK;
 }

@@ -288,12 +288,13 @@ uint32_t kpqc_ntruplus_frombytes(const kpqc_ntruplus_params *p, int16_t *a, cons
     return 0u - bad;
 }
 
-void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf) {
+void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                        int16_t scale) {
     const unsigned m = p->n / 8;
     for (unsigned i = 0; i < m; i++) {
         unsigned x = buf[i], y = buf[i + m];
         for (unsigned j = 0; j < 8; j++)
-            a[8 * i + j] = (int16_t)((int)((x >> j) & 1) - (int)((y >> j) & 1));
+            a[8 * i + j] = (int16_t)(scale * ((int)((x >> j) & 1) - (int)((y >> j) & 1)));
     }
 }
 
@@ -301,12 +302,40 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
     for (unsigned i = 0; i < p->n; i++) a[i] = kpqc_ntruplus_crepmod3_coeff(a[i]);
 }
 
+uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                                   const uint8_t *pad) {
+    const unsigned mb = p->msgbytes;
+    uint32_t bad = 0;
+    for (unsigned i = 0; i < mb; i++) {
+        unsigned byte = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            uint32_t v = (uint32_t)(int32_t)(m[8 * i + j] + ((pad[mb + i] >> j) & 1));
+            bad |= v;
+            byte |= ((v ^ (pad[i] >> j)) & 1u) << j;
+        }
+        msg[i] = (uint8_t)byte;
+    }
+    bad = (uint32_t)kpqc_ct_nonzero_mask32(bad >> 1) & 1u;
+    uint8_t keep = (uint8_t)(bad - 1);
+    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
+    return bad;
+}
+
+void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                       const int16_t *b) {
+    for (unsigned i = 0; i < p->n; i++) r[i] = barrett((int16_t)(a[i] - b[i]));
+}
+
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     {"portable", 0}, kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
     kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_crepmod3,
-    kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes};
+    kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes, kpqc_ntruplus_cbd1, kpqc_ntruplus_sotp_decode,
+    kpqc_ntruplus_sub};
 
 static const kpqc_backend_info *const candidates[] = {
+#ifdef KPQC_ISA_AVX512
+    &kpqc_ntruplus_backend_avx512.info,
+#endif
 #ifdef KPQC_ISA_AVX2
     &kpqc_ntruplus_backend_avx2.info,
 #endif

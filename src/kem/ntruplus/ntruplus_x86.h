@@ -1,0 +1,757 @@
+/*
+ * NTRU+: transforms, NTT-domain products and encodings on 256-bit vectors.
+ * Same results mod q as the portable code (ntruplus_poly.c), same
+ * coefficient order.  Included by ntruplus_avx2.c and ntruplus_avx512.c,
+ * which compile these kernels for their level and hold its table; where
+ * AVX-512 (BW, VL) is available the regroupings of n = 864 take one
+ * two-source word permutation per output instead of shifts and blends.
+ *
+ * Layers whose stride is a multiple of 16 work on whole vectors with a
+ * broadcast twiddle.  The remaining radix-2 layers:
+ *  - n = 768, 1152 (strides 8 and 4): two 16-coefficient blocks at a time,
+ *    regrouped in registers (128-bit halves, then 64-bit quarters);
+ *  - n = 864 (strides 24, 12, 6, 3 inside blocks of 48): each block is
+ *    transposed in registers into three coefficient-major vectors (lane t
+ *    holds coefficient 3t + u), where the layers become ring strides
+ *    8, 4, 2, 1 worked like the d = 4 ones; no copy through memory.
+ * Products in Z_q[X]/(X^d -+ z) run on 16 base rings at once after a
+ * transposition that puts coefficient j of the 16 rings in one vector.
+ */
+#ifndef KPQC_NTRUPLUS_X86_H
+#define KPQC_NTRUPLUS_X86_H
+
+#include "common/x86_intrin.h"
+#include <string.h>
+
+#include "ntruplus.h"
+#include "common/ct.h"
+
+#define Q NTRUPLUS_Q
+
+typedef __m256i v16;
+
+static inline v16 vset1(int16_t x) { return _mm256_set1_epi16(x); }
+
+/* a * b * R^-1, with bq = b * q^-1 mod 2^16; |result| < q */
+static inline v16 vmul(v16 a, v16 b, v16 bq) {
+    v16 lo = _mm256_mullo_epi16(a, bq);
+    v16 hi = _mm256_mulhi_epi16(a, b);
+    lo = _mm256_mulhi_epi16(lo, vset1(Q));
+    return _mm256_sub_epi16(hi, lo);
+}
+static inline v16 vmulz(v16 a, v16 z) {
+    return vmul(a, z, _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV)));
+}
+/* a - round(a * v / 2^26) q, v = round(2^26 / q): centred, |result| <= q/2 + 1 */
+static inline v16 vbarrett(v16 a) {
+    v16 t = _mm256_mulhi_epi16(a, vset1(19412));
+    t = _mm256_mulhrs_epi16(t, vset1(32)); /* rounding shift right by 10 */
+    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, vset1(Q)));
+}
+static inline v16 vload(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void vstore(int16_t *p, v16 x) { _mm256_storeu_si256((__m256i *)p, x); }
+
+static const int16_t *tail_table(unsigned n, int inverse) {
+    switch (n) {
+    case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768 : kpqc_ntruplus_avx_tail_fwd768;
+    case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864 : kpqc_ntruplus_avx_tail_fwd864;
+    default: return inverse ? kpqc_ntruplus_avx_tail_inv1152 : kpqc_ntruplus_avx_tail_fwd1152;
+    }
+}
+static const int16_t *base_table(unsigned n) {
+    switch (n) {
+    case 768: return kpqc_ntruplus_avx_base768;
+    case 864: return kpqc_ntruplus_avx_base864;
+    default: return kpqc_ntruplus_avx_base1152;
+    }
+}
+
+/* ---------------------------------------------------------------- blocks of 48 (n = 864) */
+/*
+ * A block of 48 coefficients is 16 base rings of 3.  deint3 turns its three
+ * vectors into coefficient-major ones, x[u] lane t = coefficient 3t + u,
+ * without leaving the registers: each 128-bit lane of w0, w1, w2 below
+ * holds 24 consecutive coefficients (8 rings), position p of w_j
+ * coefficient 8j + p of them; two word blends per output pick the
+ * positions whose coefficient is u mod 3, and a byte shuffle puts them in
+ * ring order.  int3 is the exact inverse.
+ */
+/* The in-lane step: each 128-bit lane of w0, w1, w2 holds 24 consecutive
+ * coefficients (8 rings), position p of w_j coefficient 8j + p of them. */
+static inline void lanes3(v16 x[3], v16 w0, v16 w1, v16 w2) {
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13,
+                                    2, 3, 8, 9, 14, 15, 4, 5, 10, 11, 0, 1, 6, 7, 12, 13);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    x[0] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x92), w2, 0x24), s0);
+    x[1] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x24), w2, 0x49), s1);
+    x[2] = _mm256_shuffle_epi8(_mm256_blend_epi16(_mm256_blend_epi16(w0, w1, 0x49), w2, 0x92), s2);
+}
+static inline void unlanes3(v16 w[3], const v16 x[3]) {
+    const v16 s0 = _mm256_setr_epi8(0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11,
+                                    0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5, 10, 11);
+    const v16 s1 = _mm256_setr_epi8(10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5,
+                                    10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15, 4, 5);
+    const v16 s2 = _mm256_setr_epi8(4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15,
+                                    4, 5, 10, 11, 0, 1, 6, 7, 12, 13, 2, 3, 8, 9, 14, 15);
+    const v16 y0 = _mm256_shuffle_epi8(x[0], s0), y1 = _mm256_shuffle_epi8(x[1], s1),
+              y2 = _mm256_shuffle_epi8(x[2], s2);
+    w[0] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x92), y2, 0x24);
+    w[1] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x24), y2, 0x49);
+    w[2] = _mm256_blend_epi16(_mm256_blend_epi16(y0, y1, 0x49), y2, 0x92);
+}
+
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Two word permutations per output: from the first two vectors, then the
+ * rest from the third (index i + 16 picks word i of the second source). */
+static inline v16 pick3(v16 s0, v16 s1, v16 s2, v16 from01, v16 then2) {
+    return _mm256_permutex2var_epi16(_mm256_permutex2var_epi16(s0, from01, s1), then2, s2);
+}
+static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
+    const v16 a0 = _mm256_setr_epi16(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    const v16 b0 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);
+    const v16 a1 = _mm256_setr_epi16(1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0);
+    const v16 b1 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30);
+    const v16 a2 = _mm256_setr_epi16(2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0);
+    const v16 b2 = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31);
+    x[0] = pick3(v0, v1, v2, a0, b0);
+    x[1] = pick3(v0, v1, v2, a1, b1);
+    x[2] = pick3(v0, v1, v2, a2, b2);
+}
+static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
+    const v16 a0 = _mm256_setr_epi16(0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
+    const v16 b0 = _mm256_setr_epi16(0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15);
+    const v16 a1 = _mm256_setr_epi16(21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
+    const v16 b1 = _mm256_setr_epi16(0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15);
+    const v16 a2 = _mm256_setr_epi16(0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
+    const v16 b2 = _mm256_setr_epi16(26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31);
+    *v0 = pick3(x[0], x[1], x[2], a0, b0);
+    *v1 = pick3(x[0], x[1], x[2], a1, b1);
+    *v2 = pick3(x[0], x[1], x[2], a2, b2);
+}
+#else
+static inline void deint3(v16 x[3], v16 v0, v16 v1, v16 v2) {
+    lanes3(x, _mm256_permute2x128_si256(v0, v1, 0x30),  /* c0..7   | c24..31 */
+           _mm256_permute2x128_si256(v0, v2, 0x21),     /* c8..15  | c32..39 */
+           _mm256_permute2x128_si256(v1, v2, 0x30));    /* c16..23 | c40..47 */
+}
+static inline void int3(v16 *v0, v16 *v1, v16 *v2, const v16 x[3]) {
+    v16 w[3];
+    unlanes3(w, x);
+    *v0 = _mm256_permute2x128_si256(w[0], w[1], 0x20);
+    *v1 = _mm256_permute2x128_si256(w[2], w[0], 0x30);
+    *v2 = _mm256_permute2x128_si256(w[1], w[2], 0x31);
+}
+#endif
+static inline void load_block3(v16 x[3], const int16_t *a) {
+    deint3(x, vload(a), vload(a + 16), vload(a + 32));
+}
+static inline void store_block3(int16_t *a, const v16 x[3]) {
+    v16 v0, v1, v2;
+    int3(&v0, &v1, &v2, x);
+    vstore(a, v0);
+    vstore(a + 16, v1);
+    vstore(a + 32, v2);
+}
+
+/*
+ * Two blocks A (at a) and B (at a + 48) straight into the layout of the
+ * first radix-2 layer below: p[u] = rings 0..7 of A | rings 0..7 of B,
+ * q[u] = rings 8..15 of A | of B (coefficient u of each ring), and back.
+ */
+static inline void load_pair3(v16 p[3], v16 q[3], const int16_t *a) {
+    const v16 a0 = vload(a), a1 = vload(a + 16), a2 = vload(a + 32);
+    const v16 b0 = vload(a + 48), b1 = vload(a + 64), b2 = vload(a + 80);
+    lanes3(p, _mm256_permute2x128_si256(a0, b0, 0x20), _mm256_permute2x128_si256(a0, b0, 0x31),
+           _mm256_permute2x128_si256(a1, b1, 0x20));
+    lanes3(q, _mm256_permute2x128_si256(a1, b1, 0x31), _mm256_permute2x128_si256(a2, b2, 0x20),
+           _mm256_permute2x128_si256(a2, b2, 0x31));
+}
+static inline void store_pair3(int16_t *a, const v16 p[3], const v16 q[3]) {
+    v16 wp[3], wq[3];
+    unlanes3(wp, p);
+    unlanes3(wq, q);
+    vstore(a, _mm256_permute2x128_si256(wp[0], wp[1], 0x20));
+    vstore(a + 16, _mm256_permute2x128_si256(wp[2], wq[0], 0x20));
+    vstore(a + 32, _mm256_permute2x128_si256(wq[1], wq[2], 0x20));
+    vstore(a + 48, _mm256_permute2x128_si256(wp[0], wp[1], 0x31));
+    vstore(a + 64, _mm256_permute2x128_si256(wp[2], wq[0], 0x31));
+    vstore(a + 80, _mm256_permute2x128_si256(wq[1], wq[2], 0x31));
+}
+
+/*
+ * The radix-2 layers of strides 24, 12, 6, 3 are strides 8, 4, 2, 1 among
+ * the rings of a block, i.e. among the lanes of its coefficient-major
+ * vectors.  Two blocks A, B are worked at once; before each layer the
+ * pair (p, q) is regrouped so that lane l of p meets its partner in lane l
+ * of q: load_pair3 gives the layout of the first layer (ring stride 8),
+ * 2x2 transpositions of 64-bit, 32-bit, then 16-bit units (each its own
+ * inverse) those of the next ones; after the last, p holds the even rings
+ * and q the odd ones, one word interleave from the first layout (and two
+ * packs back).  The twiddle table follows the lanes of p
+ * (gen_tables.py): four vectors per pair of blocks.
+ */
+static inline void swap64(v16 *p, v16 *q) {
+    v16 t = _mm256_unpacklo_epi64(*p, *q);
+    *q = _mm256_unpackhi_epi64(*p, *q);
+    *p = t;
+}
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+static inline void swap32(v16 *p, v16 *q) {
+    const v16 lo = _mm256_setr_epi16(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+    const v16 hi = _mm256_setr_epi16(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    v16 t = _mm256_permutex2var_epi16(*p, lo, *q);
+    *q = _mm256_permutex2var_epi16(*p, hi, *q);
+    *p = t;
+}
+static inline void swap16(v16 *p, v16 *q) {
+    const v16 lo = _mm256_setr_epi16(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    const v16 hi = _mm256_setr_epi16(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    v16 t = _mm256_permutex2var_epi16(*p, lo, *q);
+    *q = _mm256_permutex2var_epi16(*p, hi, *q);
+    *p = t;
+}
+#else
+static inline void swap32(v16 *p, v16 *q) {
+    v16 t = _mm256_blend_epi32(*p, _mm256_slli_epi64(*q, 32), 0xAA);
+    *q = _mm256_blend_epi32(_mm256_srli_epi64(*p, 32), *q, 0xAA);
+    *p = t;
+}
+static inline void swap16(v16 *p, v16 *q) {
+    v16 t = _mm256_blend_epi16(*p, _mm256_slli_epi32(*q, 16), 0xAA);
+    *q = _mm256_blend_epi16(_mm256_srli_epi32(*p, 16), *q, 0xAA);
+    *p = t;
+}
+#endif
+/* From the layout of layer L + 1 to that of layer L + 2 (L = 0, 1, 2), or back. */
+static inline void regroup(unsigned layer, v16 *p, v16 *q) {
+    switch (layer) {
+    case 0: swap64(p, q); break;
+    case 1: swap32(p, q); break;
+    default: swap16(p, q); break;
+    }
+}
+
+/* Forward: the four layers, then the coefficients reduced.  Inverse: the
+ * same undone with the inverse twiddles. */
+static inline __attribute__((always_inline)) void tail864(int16_t *a, const int inverse) {
+    const int16_t *tw = tail_table(864, inverse);
+    const v16 low = _mm256_set1_epi32(0xFFFF);
+    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
+        v16 p[3], q[3], w[4], wq[4];
+        for (unsigned L = 0; L < 4; L++) {
+            w[L] = vload(tw + 16 * L);
+            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
+        }
+        load_pair3(p, q, a + i);
+        for (unsigned u = 0; u < 3; u++) {
+            if (!inverse) {
+                for (unsigned L = 0; L < 4; L++) {
+                    if (L) regroup(L - 1, &p[u], &q[u]);
+                    v16 m = vmul(q[u], w[L], wq[L]);
+                    q[u] = _mm256_sub_epi16(p[u], m);
+                    p[u] = _mm256_add_epi16(p[u], m);
+                }
+                v16 even = p[u], odd = q[u];
+                p[u] = vbarrett(_mm256_unpacklo_epi16(even, odd));
+                q[u] = vbarrett(_mm256_unpackhi_epi16(even, odd));
+            } else {
+                v16 x = p[u], y = q[u];
+                p[u] = _mm256_packus_epi32(_mm256_and_si256(x, low), _mm256_and_si256(y, low));
+                q[u] = _mm256_packus_epi32(_mm256_srli_epi32(x, 16), _mm256_srli_epi32(y, 16));
+                for (unsigned L = 4; L-- > 0;) {
+                    x = p[u], y = q[u];
+                    p[u] = _mm256_add_epi16(x, y);
+                    if (L % 2 == 0) p[u] = vbarrett(p[u]); /* strides 6 and 24 */
+                    q[u] = vmul(_mm256_sub_epi16(x, y), w[L], wq[L]);
+                    if (L) regroup(L - 1, &p[u], &q[u]);
+                }
+            }
+        }
+        store_pair3(a + i, p, q);
+    }
+}
+static void tail_fwd864(int16_t *a) { tail864(a, 0); }
+static void tail_inv864(int16_t *a) { tail864(a, 1); }
+
+/* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
+static void tail_fwd4(unsigned n, int16_t *a) {
+    const int16_t *tw = tail_table(n, 0);
+    for (unsigned i = 0; i < n; i += 32, tw += 32) {
+        v16 A = vload(a + i), B = vload(a + i + 16);
+        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20); /* A0..7  | B0..7  */
+        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31); /* A8..15 | B8..15 */
+        v16 m = vmulz(t1, vload(tw));
+        v16 u = _mm256_add_epi16(t0, m), w = _mm256_sub_epi16(t0, m);
+        v16 u0 = _mm256_unpacklo_epi64(u, w); /* A0..3 A8..11 | B0..3 B8..11 */
+        v16 u1 = _mm256_unpackhi_epi64(u, w); /* A4..7 A12..15 | B4..7 B12..15 */
+        m = vmulz(u1, vload(tw + 16));
+        u = vbarrett(_mm256_add_epi16(u0, m));
+        w = vbarrett(_mm256_sub_epi16(u0, m));
+        t0 = _mm256_unpacklo_epi64(u, w); /* A0..7 | B0..7 */
+        t1 = _mm256_unpackhi_epi64(u, w); /* A8..15 | B8..15 */
+        vstore(a + i, _mm256_permute2x128_si256(t0, t1, 0x20));
+        vstore(a + i + 16, _mm256_permute2x128_si256(t0, t1, 0x31));
+    }
+}
+
+static void tail_inv4(unsigned n, int16_t *a) {
+    const int16_t *tw = tail_table(n, 1);
+    for (unsigned i = 0; i < n; i += 32, tw += 32) {
+        v16 A = vload(a + i), B = vload(a + i + 16);
+        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20);
+        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31);
+        v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
+        v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
+        v16 x = _mm256_add_epi16(u0, u1); /* < 2q: reduced every second layer */
+        v16 y = vmulz(_mm256_sub_epi16(u0, u1), vload(tw + 16));
+        t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
+        t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
+        x = vbarrett(_mm256_add_epi16(t0, t1));
+        y = vmulz(_mm256_sub_epi16(t0, t1), vload(tw));
+        vstore(a + i, _mm256_permute2x128_si256(x, y, 0x20));
+        vstore(a + i + 16, _mm256_permute2x128_si256(x, y, 0x31));
+    }
+}
+
+/* ---------------------------------------------------------------- transforms */
+/* The shape arguments are constants at each call (ntt_v256, invntt_v256),
+ * so that each parameter set gets loops of known length. */
+static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
+                                                           const unsigned n, const unsigned r3_layers,
+                                                           const unsigned r2_first) {
+    const unsigned h = n / 2;
+    const int16_t *z = p->zetas;
+    unsigned k = 2;
+
+    {
+        const v16 zt = vset1(p->zeta1);
+        for (unsigned i = 0; i < h; i += 16) {
+            v16 x = vload(a + i), y = vload(a + i + h);
+            v16 t = vmulz(y, zt);
+            vstore(a + i + h, _mm256_sub_epi16(_mm256_add_epi16(x, y), t));
+            vstore(a + i, _mm256_add_epi16(x, t));
+        }
+    }
+    const v16 om = vset1(NTRUPLUS_OMEGA);
+    for (unsigned layer = 0, s = n / 6; layer < r3_layers; layer++, s /= 3) {
+        for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
+            const v16 w1 = vset1(z[k]), w2 = vset1(z[k + 1]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 x = vload(a + i);
+                v16 t1 = vmulz(vload(a + i + s), w1);
+                v16 t2 = vmulz(vload(a + i + 2 * s), w2);
+                v16 t3 = vmulz(_mm256_sub_epi16(t1, t2), om);
+                vstore(a + i, _mm256_add_epi16(x, _mm256_add_epi16(t1, t2)));
+                vstore(a + i + s, _mm256_add_epi16(_mm256_sub_epi16(x, t2), t3));
+                vstore(a + i + 2 * s, _mm256_sub_epi16(_mm256_sub_epi16(x, t1), t3));
+            }
+        }
+    }
+    unsigned s = r2_first;
+    for (; s >= 16 && s % 16 == 0; s /= 2) {
+        for (unsigned start = 0; start < n; start += 2 * s, k++) {
+            const v16 w = vset1(z[k]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 x = vload(a + i);
+                v16 t = vmulz(vload(a + i + s), w);
+                vstore(a + i + s, _mm256_sub_epi16(x, t));
+                vstore(a + i, _mm256_add_epi16(x, t));
+            }
+        }
+    }
+    /* unreduced so far, within the bounds of the portable transform */
+    if (n != 864)
+        tail_fwd4(n, a);
+    else
+        tail_fwd864(a);
+}
+
+static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: ntt_core(p, a, 768, 1, 64); break;
+    case 864: ntt_core(p, a, 864, 2, 24); break;
+    default: ntt_core(p, a, 1152, 2, 32); break;
+    }
+}
+
+static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplus_params *p,
+                                                              int16_t *a, const unsigned n,
+                                                              const unsigned r3_layers,
+                                                              const unsigned r2_first) {
+    const unsigned h = n / 2;
+    const int16_t *zi = p->zinv;
+    unsigned k = p->nzetas, s;
+
+    if (n != 864) {
+        tail_inv4(n, a);
+        k -= n / 8 + n / 16;
+        s = 16;
+    } else {
+        tail_inv864(a);
+        k -= n / 6 + n / 12 + n / 24 + n / 48;
+        s = 48; /* the radix-3 layers follow directly */
+    }
+    for (; s <= r2_first; s *= 2) {
+        k -= n / (2 * s);
+        for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
+            const v16 w = vset1(zi[b]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 u = vload(a + i), v = vload(a + i + s), sum = _mm256_add_epi16(u, v);
+                vstore(a + i, s == 32 ? vbarrett(sum) : sum); /* layers 1 and 3 (strides 8, 32) */
+                vstore(a + i + s, vmulz(_mm256_sub_epi16(u, v), w));
+            }
+        }
+    }
+    const v16 om = vset1(NTRUPLUS_OMEGA);
+    s = r3_layers == 2 ? n / 18 : n / 6;
+    for (unsigned layer = 0; layer < r3_layers; layer++, s *= 3) {
+        k -= 2 * (n / (3 * s));
+        for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
+            const v16 w1 = vset1(zi[b]), w2 = vset1(zi[b + 1]);
+            for (unsigned i = start; i < start + s; i += 16) {
+                v16 y0 = vload(a + i), y1 = vload(a + i + s), y2 = vload(a + i + 2 * s);
+                v16 d = vmulz(_mm256_sub_epi16(y1, y2), om);
+                vstore(a + i, vbarrett(_mm256_add_epi16(y0, _mm256_add_epi16(y1, y2))));
+                vstore(a + i + s, vmulz(_mm256_sub_epi16(_mm256_sub_epi16(y0, y1), d), w1));
+                vstore(a + i + 2 * s, vmulz(_mm256_add_epi16(_mm256_sub_epi16(y0, y2), d), w2));
+            }
+        }
+    }
+    const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
+    for (unsigned i = 0; i < h; i += 16) {
+        v16 u = vload(a + i), v = vload(a + i + h);
+        v16 b = vmulz(_mm256_sub_epi16(u, v), c0);
+        vstore(a + i, vmulz(_mm256_sub_epi16(_mm256_add_epi16(u, v), b), sh));
+        vstore(a + i + h, vmulz(b, sc));
+    }
+}
+
+static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
+    switch (p->n) {
+    case 768: invntt_core(p, a, 768, 1, 64); break;
+    case 864: invntt_core(p, a, 864, 2, 24); break;
+    default: invntt_core(p, a, 1152, 2, 32); break;
+    }
+}
+
+/* ---------------------------------------------------------------- products */
+/*
+ * 16 rings Z_q[X]/(X^d - z_i) at once, coefficient j of all of them in
+ * x[j]: r = x y.  y times z is formed once for the wrapped terms; each
+ * output is a sum of d Montgomery products (|sum| < 4q), whose factor R^-1
+ * a last product with R^2 removes.
+ */
+static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) {
+    const v16 zq = _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV));
+    const v16 rsq = vset1(NTRUPLUS_RSQ);
+    v16 yz[4], yq[4], yzq[4];
+    for (unsigned j = 0; j < d; j++) {
+        yq[j] = _mm256_mullo_epi16(y[j], vset1((int16_t)NTRUPLUS_QINV));
+        if (j) {
+            yz[j] = vmul(y[j], z, zq);
+            yzq[j] = _mm256_mullo_epi16(yz[j], vset1((int16_t)NTRUPLUS_QINV));
+        }
+    }
+    for (unsigned k = 0; k < d; k++) {
+        v16 acc = _mm256_setzero_si256();
+        for (unsigned i = 0; i < d; i++) {
+            /* x_i times y_(k-i), wrapping through X^d = z */
+            unsigned j = (k + d - i) % d;
+            acc = _mm256_add_epi16(acc, i <= k ? vmul(x[i], y[j], yq[j]) : vmul(x[i], yz[j], yzq[j]));
+        }
+        r[k] = vmulz(acc, rsq);
+    }
+}
+
+/* d = 4: 64 coefficients <-> coefficient-major, lane order as the tables */
+static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+    const v16 sh = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
+                                    0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    v16 v0 = _mm256_shuffle_epi8(vload(a), sh), v1 = _mm256_shuffle_epi8(vload(a + 16), sh);
+    v16 v2 = _mm256_shuffle_epi8(vload(a + 32), sh), v3 = _mm256_shuffle_epi8(vload(a + 48), sh);
+    v16 l01 = _mm256_unpacklo_epi32(v0, v1), h01 = _mm256_unpackhi_epi32(v0, v1);
+    v16 l23 = _mm256_unpacklo_epi32(v2, v3), h23 = _mm256_unpackhi_epi32(v2, v3);
+    c[0] = _mm256_unpacklo_epi64(l01, l23);
+    c[1] = _mm256_unpackhi_epi64(l01, l23);
+    c[2] = _mm256_unpacklo_epi64(h01, h23);
+    c[3] = _mm256_unpackhi_epi64(h01, h23);
+}
+static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
+    const v16 sh = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
+                                    0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    /* the dword transpose is its own inverse */
+    v16 l = _mm256_unpacklo_epi32(c[0], c[1]), h = _mm256_unpackhi_epi32(c[0], c[1]);
+    v16 l2 = _mm256_unpacklo_epi32(c[2], c[3]), h2 = _mm256_unpackhi_epi32(c[2], c[3]);
+    v16 v0 = _mm256_unpacklo_epi64(l, l2), v1 = _mm256_unpackhi_epi64(l, l2);
+    v16 v2 = _mm256_unpacklo_epi64(h, h2), v3 = _mm256_unpackhi_epi64(h, h2);
+    vstore(a, _mm256_shuffle_epi8(v0, sh));
+    vstore(a + 16, _mm256_shuffle_epi8(v1, sh));
+    vstore(a + 32, _mm256_shuffle_epi8(v2, sh));
+    vstore(a + 48, _mm256_shuffle_epi8(v3, sh));
+}
+
+/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
+static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
+    if (d == 4)
+        to_coeff_major(x, a);
+    else
+        load_block3(x, a);
+}
+
+static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
+    if (d == 4)
+        from_coeff_major(a, x);
+    else
+        store_block3(a, x);
+}
+
+/* r = a b (+ c), 16 base rings at a time (d constant at each call). */
+static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntruplus_params *p, int16_t *r,
+                                                               const int16_t *a, const int16_t *b,
+                                                               const int16_t *c, const unsigned d) {
+    const int16_t *bz = base_table(p->n);
+    for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
+        v16 x[4], y[4], o[4];
+        load_rings(x, a + i, d);
+        load_rings(y, b + i, d);
+        mul16(o, x, y, vload(bz), d);
+        if (c) {
+            load_rings(x, c + i, d);
+            for (unsigned j = 0; j < d; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
+        }
+        store_rings(r + i, o, d);
+    }
+}
+
+static void basemul_rings(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                          const int16_t *b, const int16_t *c) {
+    if (p->d == 4)
+        basemul_core(p, r, a, b, c, 4);
+    else
+        basemul_core(p, r, a, b, c, 3);
+}
+
+static void basemul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                         const int16_t *b) {
+    basemul_rings(p, r, a, b, NULL);
+}
+
+static void basemul_add_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                             const int16_t *b, const int16_t *c) {
+    basemul_rings(p, r, a, b, c);
+}
+
+/* ---------------------------------------------------------------- inversion */
+#define mm(x, y) vmulz((x), (y)) /* Montgomery-form product */
+
+/*
+ * x^(q-2) = x^-1 (Montgomery form) by an addition chain for
+ * q - 2 = 3455 = 16 * 215 + 15, 215 = 16 * 13 + 7: seventeen dependent
+ * products instead of the twenty of square-and-multiply.
+ */
+static v16 vinv_mont(v16 x) {
+    v16 x2 = mm(x, x), x3 = mm(x2, x), x6 = mm(x3, x3), x7 = mm(x6, x);
+    v16 x15 = mm(mm(x7, x7), x);
+    v16 t = mm(x6, x7); /* x^13 */
+    for (int i = 0; i < 4; i++) t = mm(t, t);
+    t = mm(t, x7); /* x^215 */
+    for (int i = 0; i < 4; i++) t = mm(t, t);
+    return mm(t, x15);
+}
+
+/*
+ * x_i = x_i^-1 (Montgomery form) for k vectors, k a multiple of 3, with
+ * Montgomery's trick: three chains of prefix products side by side (their
+ * products are dependent, three chains keep the multipliers busy), one
+ * inversion of the product of everything, then the chains walked back.
+ * A zero anywhere spoils every result (the caller checks for zeros).
+ */
+static void vinv_batch(v16 *x, unsigned k) {
+    const unsigned c = k / 3;
+    v16 pre[NTRUPLUS_NMAX / 48], inv[3];
+    for (unsigned ch = 0; ch < 3; ch++) pre[ch * c] = x[ch * c];
+    for (unsigned i = 1; i < c; i++)
+        for (unsigned ch = 0; ch < 3; ch++) pre[ch * c + i] = mm(pre[ch * c + i - 1], x[ch * c + i]);
+    const v16 e0 = pre[c - 1], e1 = pre[2 * c - 1], e2 = pre[3 * c - 1];
+    const v16 e01 = mm(e0, e1);
+    const v16 all = vinv_mont(mm(e01, e2));
+    const v16 i01 = mm(all, e2);
+    inv[0] = mm(i01, e1);
+    inv[1] = mm(i01, e0);
+    inv[2] = mm(all, e01);
+    for (unsigned i = c - 1; i > 0; i--)
+        for (unsigned ch = 0; ch < 3; ch++) {
+            const unsigned j = ch * c + i;
+            const v16 next = mm(inv[ch], x[j]);
+            x[j] = mm(inv[ch], pre[j - 1]);
+            inv[ch] = next;
+        }
+    for (unsigned ch = 0; ch < 3; ch++) x[ch * c] = inv[ch];
+    kpqc_wipe(pre, sizeof pre);
+    kpqc_wipe(inv, sizeof inv);
+}
+
+/*
+ * 16 base rings at once, same formulas as the portable code: y such that
+ * a y = norm, and the norm is returned.  The products are Montgomery
+ * products of the coefficients as they are, i.e. the formulas evaluated
+ * at a R^-1 in Montgomery form: y / norm comes out as a^-1 R^2, which the
+ * caller's last product with R^-1 (baseinv_v256) turns into a^-1.  The
+ * twiddle stands second in the products that take it, so that its
+ * multiple of q^-1 is formed once.  Sums are left unreduced where every
+ * product they enter stays inside Montgomery's range (|a b| < q 2^15:
+ * 3q times q/2, 2q times 2q); the norm is reduced for the zero test.
+ */
+static inline v16 adjugate16(v16 *y, const v16 *x, v16 z, unsigned d) {
+    if (d == 4) {
+        v16 u = _mm256_sub_epi16(mm(x[2], x[2]), _mm256_slli_epi16(mm(x[1], x[3]), 1)); /* < 3q */
+        v16 b0 = _mm256_add_epi16(mm(x[0], x[0]), mm(u, z));                              /* < 2q */
+        v16 b1 = vbarrett(_mm256_sub_epi16(
+            _mm256_sub_epi16(_mm256_slli_epi16(mm(x[0], x[2]), 1), mm(x[1], x[1])),
+            mm(mm(x[3], x[3]), z)));
+        y[0] = _mm256_sub_epi16(mm(x[0], b0), mm(mm(x[2], b1), z));
+        y[1] = _mm256_sub_epi16(mm(mm(x[3], b1), z), mm(x[1], b0));
+        y[2] = _mm256_sub_epi16(mm(x[2], b0), mm(x[0], b1));
+        y[3] = _mm256_sub_epi16(mm(x[1], b1), mm(x[3], b0));
+        return vbarrett(_mm256_sub_epi16(mm(b0, b0), mm(mm(b1, b1), z)));
+    }
+    y[0] = _mm256_sub_epi16(mm(x[0], x[0]), mm(mm(x[1], x[2]), z)); /* each < 2q */
+    y[1] = _mm256_sub_epi16(mm(mm(x[2], x[2]), z), mm(x[0], x[1]));
+    y[2] = _mm256_sub_epi16(mm(x[1], x[1]), mm(x[0], x[2]));
+    v16 u = _mm256_add_epi16(mm(x[1], y[2]), mm(x[2], y[1]));
+    return vbarrett(_mm256_add_epi16(mm(x[0], y[0]), mm(u, z)));
+}
+
+/* All norms first, then their inverses side by side, then the products. */
+static int baseinv_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a) {
+    const int16_t *bz = base_table(p->n);
+    const unsigned d = p->d, step = 16 * d, blocks = p->n / step;
+    const v16 rinv = vset1(NTRUPLUS_RINV);
+    v16 y[NTRUPLUS_NMAX / 16], nrm[NTRUPLUS_NMAX / 48];
+    uint32_t zero = 0;
+    for (unsigned k = 0; k < blocks; k++) {
+        v16 x[4];
+        load_rings(x, a + k * step, d);
+        nrm[k] = adjugate16(&y[k * d], x, vload(bz + 16 * k), d);
+        zero |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm[k], _mm256_setzero_si256()));
+    }
+    vinv_batch(nrm, blocks);
+    for (unsigned k = 0; k < blocks; k++) {
+        v16 o[4];
+        const v16 s = mm(nrm[k], rinv);
+        const v16 sq = _mm256_mullo_epi16(s, vset1((int16_t)NTRUPLUS_QINV));
+        for (unsigned j = 0; j < d; j++) o[j] = vmul(y[k * d + j], s, sq);
+        store_rings(r + k * step, o, d);
+    }
+    kpqc_wipe(y, sizeof y);
+    kpqc_wipe(nrm, sizeof nrm);
+    return (int)((zero | (0u - zero)) >> 31);
+}
+
+/* ---------------------------------------------------------------- serialisation */
+/* 16 coefficients <-> 24 bytes; loads and stores never pass the 24 bytes. */
+static void tobytes_v256(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a) {
+    const v16 pairs = _mm256_set1_epi32(1 | (1 << 28));            /* (1, 4096) */
+    const v16 sh = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const v16 idx = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    for (unsigned i = 0; i < p->n; i += 16, out += 24) {
+        v16 x = vload(a + i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), vset1(Q)));
+        x = _mm256_madd_epi16(x, pairs); /* t0 + 4096 t1 per dword */
+        x = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, sh), idx);
+        _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
+        _mm_storel_epi64((__m128i *)(out + 16), _mm256_extracti128_si256(x, 1));
+    }
+}
+
+static uint32_t frombytes_v256(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in) {
+    /* lane 2i: bytes 3i, 3i+1 (low 12 bits); lane 2i+1: bytes 3i+1, 3i+2 (high
+     * 12 bits); the upper half reads its 12 bytes from a load at byte 8 */
+    const v16 sh = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11,
+                                    4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+    const v16 shift = _mm256_set1_epi32(16 | (1 << 16)); /* even lanes << 4, then all >> 4 */
+    v16 bad = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 16, in += 24) {
+        v16 x = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(in + 8)),
+                                 _mm_loadu_si128((const __m128i *)in));
+        x = _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_shuffle_epi8(x, sh), shift), 4);
+        v16 ge = _mm256_cmpgt_epi16(x, vset1(Q - 1));
+        bad = _mm256_or_si256(bad, ge);
+        vstore(a + i, _mm256_sub_epi16(x, _mm256_and_si256(ge, vset1(Q))));
+    }
+    return 0u - (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
+}
+
+/*
+ * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
+ * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
+ * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
+ * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
+ * across a half.
+ */
+static void crepmod3_v256(const kpqc_ntruplus_params *p, int16_t *a) {
+    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
+    const v16 third = vset1(10923); /* round(2^15 / 3) */
+    for (unsigned i = 0; i < p->n; i += 16) {
+        v16 v = vload(a + i);
+        v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
+        v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
+        v16 t = _mm256_mulhrs_epi16(v, third);
+        vstore(a + i, _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t)));
+    }
+}
+
+/* ---------------------------------------------------------------- sampling, decoding */
+/* Bits i..i+15 of a little-endian bit string as 16 lanes of -1 (set) or 0. */
+static inline v16 bits16(const uint8_t *bytes) {
+    const v16 sel = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096,
+                                      8192, 16384, -32768);
+    uint16_t w;
+    memcpy(&w, bytes, sizeof w);
+    return _mm256_cmpeq_epi16(_mm256_and_si256(vset1((int16_t)w), sel), sel);
+}
+
+static void cbd1_v256(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf,
+                      int16_t scale) {
+    const unsigned m = p->n / 8;
+    const v16 s = vset1(scale);
+    for (unsigned i = 0; i < p->n; i += 16) /* (-y) - (-x) = x - y */
+        vstore(a + i, _mm256_mullo_epi16(_mm256_sub_epi16(bits16(buf + m + i / 8), bits16(buf + i / 8)), s));
+}
+
+/* As kpqc_ntruplus_sotp_decode, 32 coefficients (4 message bytes) a step:
+ * v = m + pad bit, out of range if v & ~1; message bits are bit 0 of v,
+ * gathered by a byte movemask, xored with the first half of the pad. */
+static uint32_t sotp_decode_v256(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
+                                 const uint8_t *pad) {
+    const unsigned mb = p->msgbytes;
+    const v16 one = vset1(1);
+    v16 bad = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 32) {
+        v16 v0 = _mm256_sub_epi16(vload(m + i), bits16(pad + mb + i / 8));
+        v16 v1 = _mm256_sub_epi16(vload(m + i + 16), bits16(pad + mb + i / 8 + 2));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_andnot_si256(one, v0),
+                                                   _mm256_andnot_si256(one, v1)));
+        v16 b = _mm256_packs_epi16(_mm256_slli_epi16(v0, 15), _mm256_slli_epi16(v1, 15));
+        uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_permute4x64_epi64(b, 0xD8));
+        uint32_t key;
+        memcpy(&key, pad + i / 8, sizeof key);
+        bits ^= key;
+        memcpy(msg + i / 8, &bits, sizeof bits);
+    }
+    uint32_t fail = (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
+    uint8_t keep = (uint8_t)(fail - 1);
+    for (unsigned i = 0; i < mb; i++) msg[i] &= keep;
+    return fail;
+}
+
+static void sub_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b) {
+    for (unsigned i = 0; i < p->n; i += 16)
+        vstore(r + i, vbarrett(_mm256_sub_epi16(vload(a + i), vload(b + i))));
+}
+
+#endif
