@@ -6,6 +6,10 @@ FUZZ_BUILD ?= build-fuzz
 FORTIFY_BUILD ?= build-fortify
 AARCH64_BUILD ?= build-aarch64
 CTMSAN_BUILD ?= build-ctmsan
+SELECT_BUILD ?= build-select
+SIZE_BUILD ?= build-size
+# The reduced selection `make test-select` builds and tests (KPQC_ALGORITHMS).
+SELECT_ALGORITHMS ?= smaugt1;haetae2
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -14,7 +18,7 @@ CMAKE_FLAGS ?=
 # keep what the build directory has (3.0, the system's, by default).
 OPENSSL_MATRIX ?=
 
-.PHONY: all deps build test test-asan test-fortify test-aarch64 test-ctmsan fuzz ct-report soak bench paper clean
+.PHONY: all deps build test test-asan test-fortify test-aarch64 test-ctmsan test-select test-size fuzz ct-report soak bench paper clean
 
 all: build
 
@@ -32,7 +36,7 @@ build: deps
 # AddressSanitizer + UndefinedBehaviorSanitizer; the provider also against
 # the system's OpenSSL 3.0 and private 3.6 and 4.0 builds (cached).
 test: OPENSSL_MATRIX = 3.0;3.6;4.0
-test: build test-asan test-fortify test-aarch64 test-ctmsan fuzz
+test: build test-asan test-fortify test-aarch64 test-ctmsan test-select test-size fuzz
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
@@ -68,6 +72,24 @@ test-ctmsan: deps
 	cmake --build $(CTMSAN_BUILD) -j $(JOBS) --target ct_check_msan
 	cd $(CTMSAN_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^ct_msan_'
 
+# A build of SELECT_ALGORITHMS only (library, kpqc-kat, provider): its
+# unit, KAT, constant-time and provider tests, the provider listing exactly
+# the selection, and the table's checks.
+test-select: deps
+	cmake -S . -B $(SELECT_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPQC_ALGORITHMS="$(SELECT_ALGORITHMS)" \
+	    $(CMAKE_FLAGS)
+	cmake --build $(SELECT_BUILD) -j $(JOBS)
+	cd $(SELECT_BUILD) && ctest --output-on-failure -j $(JOBS) \
+	    -R '^(algorithm_table|symbols_prefixed|test_|kat_|ct_|provider_(kem|lists|capabilities|private_keys|failures|contexts)$$)'
+
+# The size-first build (-Os, portable code only): every algorithm's unit
+# tests, KATs and constant-time check.
+test-size: deps
+	cmake -S . -B $(SIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPQC_SIZE_FIRST=ON \
+	    -DKPQC_BUILD_PROVIDER=OFF $(CMAKE_FLAGS)
+	cmake --build $(SIZE_BUILD) -j $(JOBS)
+	cd $(SIZE_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(algorithm_table|test_|kat_|ct_)'
+
 # One report of the constant-time checks of every algorithm and path.
 ct-report: build test-ctmsan
 	$(BUILD)/venv/bin/python tests/hardening/ct_report.py --build-dir $(BUILD) --msan-build-dir $(CTMSAN_BUILD) \
@@ -91,4 +113,5 @@ paper: build
 	$(BUILD)/venv/bin/python bench/kpqc-bench paper
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD) $(AARCH64_BUILD) $(CTMSAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FORTIFY_BUILD) $(AARCH64_BUILD) $(CTMSAN_BUILD) $(SELECT_BUILD) \
+	    $(SIZE_BUILD)

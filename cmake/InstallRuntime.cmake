@@ -19,7 +19,7 @@ option(KPQC_INSTALL_OPENSSL "Install the OpenSSL the provider is built against u
        ${private_default})
 
 add_executable(kpqc-probe ${PROJECT_SOURCE_DIR}/tools/kpqc-probe.c)
-target_include_directories(kpqc-probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(kpqc-probe PRIVATE ${PROJECT_SOURCE_DIR}/src ${KPQC_SELECTION_DIR})
 target_compile_definitions(kpqc-probe PRIVATE _GNU_SOURCE)
 target_link_libraries(kpqc-probe PRIVATE OpenSSL::SSL OpenSSL::Crypto)
 file(RELATIVE_PATH probe_conf /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_DATADIR}/kpqc-tls/openssl.cnf)

@@ -2,7 +2,8 @@
 # module (src/common/cpu.h).  A source named *_<isa>.c holds kernels for
 # <isa>; it is compiled, with the flags below, only for the processors
 # listed, and the library is then built with KPQC_ISA_<ISA> defined so the
-# families list its kernel tables.  Elsewhere such files are left out.
+# families list its kernel tables.  Elsewhere, and in a build without vector
+# paths (KPQC_VECTOR_PATHS=OFF), such files are left out.
 #
 #   kpqc_isa(<isa> <processor regex> <compiler flags...>)
 set(KPQC_ISAS "")
@@ -25,7 +26,7 @@ function(kpqc_isa_filter sources_var defines_var)
   set(defines ${${defines_var}})
   foreach(isa ${KPQC_ISAS})
     string(TOUPPER ${isa} ISA)
-    if(CMAKE_SYSTEM_PROCESSOR MATCHES "${KPQC_ISA_PROCESSORS_${isa}}")
+    if(KPQC_VECTOR_PATHS AND CMAKE_SYSTEM_PROCESSOR MATCHES "${KPQC_ISA_PROCESSORS_${isa}}")
       list(APPEND defines KPQC_ISA_${ISA})
       set(on_${isa} ON)
     endif()

@@ -289,20 +289,20 @@ static void *key_load(const void *reference, size_t reference_sz) {
     static const OSSL_DISPATCH keymgmt_##n[] = {                                              \
         {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))new_##n},                                     \
         {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))gen_init_##n}, COMMON_KEYMGMT_FUNCTIONS};
-#define KPQC_KEM(fam, id, ...) KEYMGMT_FOR(id)
-#define KPQC_HYBRID(name, ...) KEYMGMT_FOR(name)
-#define KPQC_SIG(fam, id, ...) KEYMGMT_FOR(id)
-#define KPQC_COMPOSITE(name, ...) KEYMGMT_FOR(name)
+#define KPQC_KEM(fam, id, ...) KPQC_SELECTED(id, KEYMGMT_FOR(id))
+#define KPQC_HYBRID(name, ...) KPQC_SELECTED(name, KEYMGMT_FOR(name))
+#define KPQC_SIG(fam, id, ...) KPQC_SELECTED(id, KEYMGMT_FOR(id))
+#define KPQC_COMPOSITE(name, ...) KPQC_SELECTED(name, KEYMGMT_FOR(name))
 #include "algorithms.def"
 
 static const struct {
     const char *name;
     const OSSL_DISPATCH *dispatch;
 } keymgmt_tables[] = {
-#define KPQC_KEM(fam, id, ...) {#id, keymgmt_##id},
-#define KPQC_HYBRID(name, ...) {#name, keymgmt_##name},
-#define KPQC_SIG(fam, id, ...) {#id, keymgmt_##id},
-#define KPQC_COMPOSITE(name, ...) {#name, keymgmt_##name},
+#define KPQC_KEM(fam, id, ...) KPQC_SELECTED(id, {#id, keymgmt_##id},)
+#define KPQC_HYBRID(name, ...) KPQC_SELECTED(name, {#name, keymgmt_##name},)
+#define KPQC_SIG(fam, id, ...) KPQC_SELECTED(id, {#id, keymgmt_##id},)
+#define KPQC_COMPOSITE(name, ...) KPQC_SELECTED(name, {#name, keymgmt_##name},)
 #include "algorithms.def"
 };
 

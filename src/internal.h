@@ -47,31 +47,6 @@ struct kpqc_sig_ops {
     const char *(*impl_name)(void);
 };
 
-/*
- * KPQC_IF_<FAMILY>(...) expands to its arguments when the family is built
- * in (the build defines KPQC_HAVE_<FAMILY>), to nothing otherwise.
- */
-#ifdef KPQC_HAVE_SMAUGT
-#define KPQC_IF_SMAUGT(...) __VA_ARGS__
-#else
-#define KPQC_IF_SMAUGT(...)
-#endif
-#ifdef KPQC_HAVE_NTRUPLUS
-#define KPQC_IF_NTRUPLUS(...) __VA_ARGS__
-#else
-#define KPQC_IF_NTRUPLUS(...)
-#endif
-#ifdef KPQC_HAVE_HAETAE
-#define KPQC_IF_HAETAE(...) __VA_ARGS__
-#else
-#define KPQC_IF_HAETAE(...)
-#endif
-#ifdef KPQC_HAVE_AIMER
-#define KPQC_IF_AIMER(...) __VA_ARGS__
-#else
-#define KPQC_IF_AIMER(...)
-#endif
-
 /* Declarations of every family's ops, derived from the table. */
 #define KPQC_KEM(fam, id, ...) extern const struct kpqc_kem_ops kpqc_##id##_ops;
 #define KPQC_SIG(fam, id, ...) extern const struct kpqc_sig_ops kpqc_##id##_ops;

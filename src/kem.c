@@ -1,7 +1,7 @@
 /*
  * The public list of KEMs, derived from algorithms.def, and the checked
- * entry points.  A family left out of the build (KPQC_HAVE_<FAMILY> not
- * defined) contributes no descriptor.
+ * entry points.  A row the build does not select (KPQC_ALGORITHMS)
+ * contributes no descriptor.
  */
 #include <stddef.h>
 
@@ -17,8 +17,8 @@
 #define KPQC_REJECTION_NTRUPLUS KPQC_REJECT_EXPLICIT
 
 #define KPQC_KEM(fam, id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al)                     \
-    KPQC_IF_##fam({#id, disp, KPQC_FAMILY_NAME_##fam, kat, al, lvl, pk, sk, ct, ss,       \
-                   &kpqc_##id##_ops, KPQC_REJECTION_##fam},)
+    KPQC_SELECTED(id, {#id, disp, KPQC_FAMILY_NAME_##fam, kat, al, lvl, pk, sk, ct, ss,    \
+                       &kpqc_##id##_ops, KPQC_REJECTION_##fam},)
 static const kpqc_kem kems[] = {
 #include "algorithms.def"
     {.name = NULL}, /* end marker: keeps the array non-empty in minimal builds */

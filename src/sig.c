@@ -1,4 +1,5 @@
-/* The public list of signature schemes, derived from algorithms.def. */
+/* The public list of signature schemes, derived from algorithms.def (the
+ * rows the build selects). */
 #include <stddef.h>
 
 #include <kpqc/kpqc.h>
@@ -11,8 +12,8 @@
 #define KPQC_FAMILY_NAME_AIMER "AIMer"
 
 #define KPQC_SIG(fam, id, disp, kat, lvl, pk, sk, sig, oid, cp, al)                         \
-    KPQC_IF_##fam({#id, disp, KPQC_FAMILY_NAME_##fam, kat, al, lvl, pk, sk, sig,          \
-                   &kpqc_##id##_ops},)
+    KPQC_SELECTED(id, {#id, disp, KPQC_FAMILY_NAME_##fam, kat, al, lvl, pk, sk, sig,       \
+                       &kpqc_##id##_ops},)
 static const kpqc_sig sigs[] = {
 #include "algorithms.def"
     {.name = NULL}, /* end marker: keeps the array non-empty in minimal builds */

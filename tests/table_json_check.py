@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """build/algorithms.json (kpqc-kat --table-json: the table as the C
 preprocessor reads it, the only reading of src/algorithms.def) against the
-built library's descriptors (kpqc-kat --list), and levels of hybrids and
-composites against their KpqC halves'.
+built library's descriptors (kpqc-kat --list): exactly the KEMs and
+signatures the library holds, hybrids and composites exactly those whose
+KpqC half it holds, at their halves' levels.
 
 CMake's configure-time reading (--rows-tool, tools/table_rows.c built for
-the build machine) must give the same rows as the built kpqc-kat.
+the build machine: the whole table) must give the same rows as the built
+kpqc-kat for every row kpqc-kat lists (all of them when every algorithm is
+selected).
 
   table_json_check.py ALGORITHMS_JSON [--kat-tool KPQC_KAT [--emulator CMD]]
                       [--rows-tool TABLE_ROWS]
@@ -38,8 +41,17 @@ def main() -> int:
     if args.rows_tool:
         rows = json.loads(subprocess.run([args.rows_tool], capture_output=True, text=True, check=True).stdout)
         for kind in ("kems", "sigs", "hybrids", "composites"):
-            if rows[kind] != js[kind]:
+            listed = {r["name"] for r in js[kind]}
+            if [r for r in rows[kind] if r["name"] in listed] != js[kind]:
                 errors.append(f"{kind}: CMake's configure-time rows differ from kpqc-kat's")
+        for h in rows["hybrids"]:
+            if (h["kem"] in kems) != any(r["name"] == h["name"] for r in js["hybrids"]):
+                errors.append(f"hybrid {h['name']}: listed {'without' if h['kem'] not in kems else 'apart from'} "
+                              f"its KEM {h['kem']}")
+        for c in rows["composites"]:
+            if (c["sig"] in sigs) != any(r["name"] == c["name"] for r in js["composites"]):
+                errors.append(f"composite {c['name']}: listed {'without' if c['sig'] not in sigs else 'apart from'} "
+                              f"its signature {c['sig']}")
         for f in js["families"]:
             if not any(r["name"] == f["name"] and r["directory"] == f["directory"] for r in rows["families"]):
                 errors.append(f"family {f['name']}: not among CMake's configure-time families")
@@ -53,6 +65,7 @@ def main() -> int:
                 errors.append(f"{name}: built but not in the table")
             elif rows[name]["family"] not in fams:
                 errors.append(f"{name}: its family {rows[name]['family']} has no family row")
+        errors += [f"{name}: in algorithms.json but not built" for name in rows if name not in built]
         built_fams = {rows[n]["family"] for n in built if n in rows}
         errors += [f"family row {f} but nothing of it built" for f in fams - built_fams]
     for e in errors:

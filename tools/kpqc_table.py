@@ -8,7 +8,10 @@ build/algorithms.json, the table as the C preprocessor reads it
 integration tests' short field names.  Nothing in Python parses the C
 file.  Run as a script it prints the Markdown table of docs/algorithms.md
 from BUILD_DIR/algorithms.json
-(`[--build-dir BUILD_DIR] [--check FILE]`; --check fails if FILE differs).
+(`[--build-dir BUILD_DIR] [--check FILE | --update FILE]`; --check fails if
+FILE's generated part differs, --update rewrites it).  What follows the
+MEASURED line in the file (the footprint tables of `kpqc-bench footprint`)
+is not generated and is kept.
 """
 import json
 import pathlib
@@ -39,6 +42,14 @@ def load(build_dir=ROOT / "build"):
     (id, pk, sk, ct, ss, sig, codepoint)."""
     t = from_build(build_dir)
     return {short: [{_FIELDS.get(k, k): v for k, v in r.items()} for r in t[kind]] for kind, short in _KINDS.items()}
+
+
+MEASURED = "<!-- Measured, not generated: the tables below come from `kpqc-bench footprint`. -->"
+
+
+def generated_part(text):
+    """The part of docs/algorithms.md that markdown() writes."""
+    return text.split("\n" + MEASURED, 1)[0]
 
 
 def markdown(table):
@@ -85,11 +96,16 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default=str(ROOT / "build"))
     ap.add_argument("--check")
+    ap.add_argument("--update")
     args = ap.parse_args()
     text = markdown(from_build(args.build_dir))
     if args.check:
-        if pathlib.Path(args.check).read_text() != text:
-            sys.exit(f"{args.check} is out of date: regenerate with tools/kpqc_table.py > {args.check}")
+        if generated_part(pathlib.Path(args.check).read_text()) != text:
+            sys.exit(f"{args.check} is out of date: regenerate with tools/kpqc_table.py --update {args.check}")
         print(f"{args.check} matches the algorithm table")
+    elif args.update:
+        path = pathlib.Path(args.update)
+        old = path.read_text() if path.exists() else ""
+        path.write_text(text + old[len(generated_part(old)):])
     else:
         sys.stdout.write(text)

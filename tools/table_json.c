@@ -7,10 +7,13 @@
  * Family rows are the families built into this library, with the facts its
  * descriptors carry (display name, rejection rule) and their directory.
  *
+ * The rows are those the build selects (KPQC_ALGORITHMS), so everything
+ * that reads the JSON lists what the library holds.
+ *
  * Built with KPQC_TABLE_ROWS_ONLY it needs no library: CMake compiles it for
  * the build machine at configure time (cmake/AlgorithmTable.cmake), before
- * any family is built, and then the family rows are every family the table
- * names, with their kind and directory only.
+ * any family is built, and then the rows are the whole table and the
+ * family rows every family it names, with their kind and directory only.
  */
 #include "table_json.h"
 
@@ -46,23 +49,28 @@ struct composite_row {
 };
 
 #define KPQC_KEM(fam, id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al) \
-    {#fam, #id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al},
+    KPQC_SELECTED(id, {#fam, #id, disp, kat, lvl, pk, sk, ct, ss, oid, cp, al},)
 static const struct kem_row kems[] = {
 #include "algorithms.def"
+    {.family = "", .name = NULL}, /* end marker (the build may select no row of a kind) */
 };
-#define KPQC_SIG(fam, id, disp, kat, lvl, pk, sk, sig, oid, cp, al) {#fam, #id, disp, kat, lvl, pk, sk, sig, oid, cp, al},
+#define KPQC_SIG(fam, id, disp, kat, lvl, pk, sk, sig, oid, cp, al) \
+    KPQC_SELECTED(id, {#fam, #id, disp, kat, lvl, pk, sk, sig, oid, cp, al},)
 static const struct sig_row sigs[] = {
 #include "algorithms.def"
+    {.family = "", .name = NULL}, /* end marker (the build may select no row of a kind) */
 };
-#define KPQC_HYBRID(id, kem, classical, cp, al) {#id, #kem, #classical, cp, al},
+#define KPQC_HYBRID(id, kem, classical, cp, al) KPQC_SELECTED(id, {#id, #kem, #classical, cp, al},)
 static const struct hybrid_row hybrids[] = {
 #include "algorithms.def"
+    {.name = NULL}, /* end marker (the build may select no row of a kind) */
 };
-#define KPQC_COMPOSITE(id, sig, curve, digest, oid, cp, al) {#id, #sig, #curve, digest, oid, cp, al},
+#define KPQC_COMPOSITE(id, sig, curve, digest, oid, cp, al) \
+    KPQC_SELECTED(id, {#id, #sig, #curve, digest, oid, cp, al},)
 static const struct composite_row composites[] = {
 #include "algorithms.def"
+    {.name = NULL}, /* end marker (the build may select no row of a kind) */
 };
-#define COUNT(a) (sizeof a / sizeof a[0])
 
 /* The table's strings are plain ASCII without quotes or backslashes
  * (table_check.py); escape anyway rather than trust that. */
@@ -103,13 +111,13 @@ static void lower(FILE *out, const char *s) {
 }
 
 static unsigned kem_level(const char *name) {
-    for (size_t i = 0; i < COUNT(kems); i++)
+    for (size_t i = 0; kems[i].name != NULL; i++)
         if (strcmp(kems[i].name, name) == 0) return kems[i].level;
     return 0;
 }
 
 static unsigned sig_level(const char *name) {
-    for (size_t i = 0; i < COUNT(sigs); i++)
+    for (size_t i = 0; sigs[i].name != NULL; i++)
         if (strcmp(sigs[i].name, name) == 0) return sigs[i].level;
     return 0;
 }
@@ -128,12 +136,12 @@ static void family_row(FILE *out, int *first, const char *family, const char *ki
 /* One family row per family the table names. */
 static void families(FILE *out) {
     int first = 1;
-    for (size_t i = 0; i < COUNT(kems); i++) {
+    for (size_t i = 0; kems[i].name != NULL; i++) {
         if (i > 0 && strcmp(kems[i - 1].family, kems[i].family) == 0) continue;
         family_row(out, &first, kems[i].family, "kem");
         fputs("}", out);
     }
-    for (size_t i = 0; i < COUNT(sigs); i++) {
+    for (size_t i = 0; sigs[i].name != NULL; i++) {
         if (i > 0 && strcmp(sigs[i - 1].family, sigs[i].family) == 0) continue;
         family_row(out, &first, sigs[i].family, "sig");
         fputs("}", out);
@@ -143,7 +151,7 @@ static void families(FILE *out) {
 /* One family row per built family, from its first descriptor. */
 static void families(FILE *out) {
     int first = 1;
-    for (size_t i = 0; i < COUNT(kems); i++) {
+    for (size_t i = 0; kems[i].name != NULL; i++) {
         const kpqc_kem *k = kpqc_kem_by_name(kems[i].name);
         if (k == NULL || (i > 0 && strcmp(kems[i - 1].family, kems[i].family) == 0)) continue;
         family_row(out, &first, kems[i].family, "kem");
@@ -151,7 +159,7 @@ static void families(FILE *out) {
         str(out, k->family);
         fprintf(out, ", \"rejection\": \"%s\"}", k->rejection == KPQC_REJECT_EXPLICIT ? "explicit" : "implicit");
     }
-    for (size_t i = 0; i < COUNT(sigs); i++) {
+    for (size_t i = 0; sigs[i].name != NULL; i++) {
         const kpqc_sig *s = kpqc_sig_by_name(sigs[i].name);
         if (s == NULL || (i > 0 && strcmp(sigs[i - 1].family, sigs[i].family) == 0)) continue;
         family_row(out, &first, sigs[i].family, "sig");
@@ -164,7 +172,7 @@ static void families(FILE *out) {
 
 void kpqc_table_json(FILE *out) {
     fputs("{\n  \"kems\": [", out);
-    for (size_t i = 0; i < COUNT(kems); i++) {
+    for (size_t i = 0; kems[i].name != NULL; i++) {
         const struct kem_row *r = &kems[i];
         fputs(i ? ",\n    {\"family\": " : "\n    {\"family\": ", out);
         lower(out, r->family);
@@ -179,7 +187,7 @@ void kpqc_table_json(FILE *out) {
         fputs("}", out);
     }
     fputs("\n  ],\n  \"sigs\": [", out);
-    for (size_t i = 0; i < COUNT(sigs); i++) {
+    for (size_t i = 0; sigs[i].name != NULL; i++) {
         const struct sig_row *r = &sigs[i];
         fputs(i ? ",\n    {\"family\": " : "\n    {\"family\": ", out);
         lower(out, r->family);
@@ -194,7 +202,7 @@ void kpqc_table_json(FILE *out) {
         fputs("}", out);
     }
     fputs("\n  ],\n  \"hybrids\": [", out);
-    for (size_t i = 0; i < COUNT(hybrids); i++) {
+    for (size_t i = 0; hybrids[i].name != NULL; i++) {
         const struct hybrid_row *r = &hybrids[i];
         fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
         str(out, r->name);
@@ -205,7 +213,7 @@ void kpqc_table_json(FILE *out) {
         fputs("}", out);
     }
     fputs("\n  ],\n  \"composites\": [", out);
-    for (size_t i = 0; i < COUNT(composites); i++) {
+    for (size_t i = 0; composites[i].name != NULL; i++) {
         const struct composite_row *r = &composites[i];
         fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
         str(out, r->name);

@@ -5,7 +5,7 @@ lists of (suite, preset) are in registry.py.
 """
 import argparse
 
-from . import registry
+from . import algorithms, registry
 from .env import ROOT, Build
 from .results import Lab
 
@@ -21,6 +21,7 @@ def main(argv):
     for name, suite_list in registry.REPORTS.items():
         sub.add_parser(name, help=f"the {name} report: " + ", ".join(f"{s} ({p})" for s, p in suite_list))
     args = ap.parse_args(argv)
+    algorithms.use_build(args.build_dir)
     lab = Lab(Build(args.build_dir), args.out)
     if args.suite in registry.REPORTS:
         registry.run_report(lab, args.suite)

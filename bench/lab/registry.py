@@ -18,7 +18,7 @@ import pkgutil
 QUICK = [("handshake", "quick"), ("chains", "quick"), ("prims", "quick"), ("sizes", "quick"), ("spawn", "quick"),
          ("published", "quick")]
 PAPER = [("handshake", "paper"), ("chains", "paper"), ("prims", "paper"), ("kpqclean", "paper"), ("sizes", "paper"),
-         ("spawn", "paper"), ("wolfssl", "paper"), ("network", "paper"), ("mqtt", "paper"), ("published", "paper")]
+         ("spawn", "paper"), ("wolfssl", "paper"), ("network", "paper"), ("mqtt", "paper"), ("footprint", "paper"), ("published", "paper")]
 REPORTS = {"quick": QUICK, "paper": PAPER}
 
 

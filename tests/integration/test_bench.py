@@ -141,3 +141,30 @@ def test_paths_suite_pairs_the_paths_and_the_ml_dsa_counterpart(lab, tmp_path):
     assert signs and all(len(s["ns"]) == 3 for s in signs)
     report = (out / "report.md").read_text()
     assert "haetae2" in report and "3 per HAETAE and ML-DSA signature operation" in report
+
+
+def test_footprint_program_counts_stack_heap_and_code(lab, tmp_path):
+    """kpqc-footprint, linked as the footprint suite links it (here against
+    the build's own libkpqc.a): a KpqC KEM's operations take stack and,
+    like SMAUG-T and NTRU+, no heap; OpenSSL's ML-KEM through EVP
+    allocates, so the counting sees allocations where there are some; the
+    linker's map attributes the kept code to libkpqc.a."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from lab import footprint
+    table = json.loads((lab.build / "algorithms.json").read_text())
+    kems = [k for k in table["kems"] if k["family"] in ("smaugt", "ntruplus")]
+    if not kems:
+        pytest.skip("no SMAUG-T or NTRU+ set in this build")
+    cc = footprint.compiler(lab.build)
+    exe, link_map = footprint.program(cc, tmp_path / "kem", [f"-DFOOTPRINT_KEM={kems[0]['name']}"],
+                                      [ROOT / "src", ROOT / "src" / "common", ROOT / "include",
+                                       lab.build / "generated"], lab.build / "libkpqc.a")
+    ops = footprint.measure(exe, {"KPQC_IMPL": "portable"})
+    assert [o["op"] for o in ops] == ["keygen", "encaps", "decaps"] and all(o["ok"] for o in ops)
+    assert all(1000 < o["stack"] < 1 << 20 and o["allocs"] == 0 and o["heap_peak"] == 0 for o in ops)
+    assert footprint.kept_bytes(link_map, r"libkpqc\.a\(") > 5000
+    prefix = footprint._cache(lab.build, "KPQC_OPENSSL_PREFIX")
+    exe, _ = footprint.program(cc, tmp_path / "mlkem", ['-DFOOTPRINT_OPENSSL_KEM="ML-KEM-768"'],
+                               [f"{prefix}/include"], f"{prefix}/lib/libcrypto.a")
+    ops = footprint.measure(exe, {"OPENSSL_CONF": "/dev/null"})
+    assert all(o["ok"] and o["allocs"] > 0 and o["heap_peak"] > 0 for o in ops)

@@ -425,8 +425,7 @@ static void test_signatures(void) {
     for (unsigned si = 0; si < 3; si++) {
         const kpqc_sig *s = kpqc_sig_by_name(sets[si].name);
         const struct haetae_params *p = sets[si].p;
-        CHECK(s != NULL);
-        if (s == NULL) continue;
+        if (s == NULL) continue; /* not selected in this build (KPQC_ALGORITHMS) */
         CHECK(s->sig_len == p->sig_bytes && s->pk_len == haetae_pk_bytes(p) &&
               s->sk_len == haetae_sk_bytes(p));
         uint8_t *pk = test_alloc(s->pk_len), *sk = test_alloc(s->sk_len), *sig = test_alloc(s->sig_len);
@@ -527,8 +526,7 @@ static void test_legacy(void) {
     for (unsigned i = 0; i < sizeof haetae_legacy_vectors / sizeof haetae_legacy_vectors[0]; i++) {
         const struct haetae_legacy_vector *v = &haetae_legacy_vectors[i];
         const kpqc_sig *s = kpqc_sig_by_name(v->alg);
-        CHECK(s != NULL);
-        if (s == NULL) continue;
+        if (s == NULL) continue; /* not selected in this build */
         uint8_t seed[48], msg[64], rnd[32], ctx[255], ctx_len;
         uint8_t *legacy = test_alloc(strlen(v->sig) / 2), *pk = test_alloc(s->pk_len),
                 *sk = test_alloc(s->sk_len), *sig = test_alloc(s->sig_len);
