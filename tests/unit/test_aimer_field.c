@@ -1,7 +1,8 @@
 /*
  * AIMer fields: every backend this CPU runs, its products and squares
  * against a bit-by-bit schoolbook reference and its matrix-vector products
- * against a plain one; the four-way SHAKE against four single SHAKE calls
+ * (one vector, eight, eight through the matrix's tables) against a plain
+ * one; the four-way SHAKE against four single SHAKE calls
  * (on the current level's kernels), and every Keccak backend's
  * permutations against the portable ones.
  */
@@ -87,6 +88,16 @@ static void check_field(const struct kpqc_aimer_backend *be) {
                 for (unsigned j = 0; j < 8; j++) {
                     ref_mat_vec(want, (const uint64_t (*)[4])M, v8[j], nw);
                     CHECK_MSG(memcmp(want, c8[j], sizeof want) == 0, "%s mat_vec8 nw=%u it=%d vector %u", name,
+                              nw, it, j);
+                }
+            }
+            if (be->mat_tab != NULL) {
+                static uint8_t tab[KPQC_AIMER_TAB_BYTES(4)];
+                be->mat_tab(tab, (const uint64_t (*)[4])M, nw);
+                be->mat_vec8_tab(c8, tab, (const uint64_t (*)[4])v8, nw);
+                for (unsigned j = 0; j < 8; j++) {
+                    ref_mat_vec(want, (const uint64_t (*)[4])M, v8[j], nw);
+                    CHECK_MSG(memcmp(want, c8[j], sizeof want) == 0, "%s mat_vec8_tab nw=%u it=%d vector %u", name,
                               nw, it, j);
                 }
             }

@@ -52,11 +52,27 @@ struct aimer_params {
 };
 
 /* Everything derived from the public iv: 2L matrices (one row per bit,
- * row j = image of x^j) and L+1 constants. */
+ * row j = image of x^j), L+1 constants, and where the backend has them
+ * the matrices' tables (mat_tab), matrix m's at tab + m * tab_len; then,
+ * for the S-boxes whose x^(2^e) is cheaper as a linear map than as e
+ * squarings (pow_tab[i] = k > 0), that map's tables at
+ * tab + (2L + k - 1) * tab_len. */
 struct aimer_lin {
     gf A[2 * LMAX][8 * NBMAX];
     gf b[LMAX + 1];
+    uint8_t *tab;
+    size_t tab_len;
+    unsigned char pow_tab[LMAX + 1];
 };
+
+/* From this many squarings on, x^(2^e) of a batch goes through the tables
+ * of its matrix instead: on AVX2 one application costs about as much as
+ * 4-13 squarings of eight elements, growing with the width, and aimer192's
+ * e = 23 and 47 are most of its signing's squarings (signing 1.35 -> 1.18
+ * times the authors' time).  aimer256's e = 19 is left to squarings: its
+ * 32 KiB table, beside six matrices' and every party's shares, made
+ * aimer256f signing 30 % slower (cache). */
+#define POW_TAB_MIN_E 20
 
 /* The field of an operation: its width and the kernels it runs on. */
 struct fctx {
@@ -113,6 +129,17 @@ static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const 
     for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(f, c[j], M, v[j]);
 }
 
+/* The same with matrix m of the linear layers, through its tables where
+ * the backend has them. */
+static inline void layer_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
+                               gf c[PARTY_BATCH], const gf v[PARTY_BATCH]) {
+    if (lin->tab_len != 0) {
+        f->be->mat_vec8_tab(c, lin->tab + m * lin->tab_len, v, f->nw);
+        return;
+    }
+    mat_vec_batch(f, c, (const gf *)lin->A[m], v);
+}
+
 /* x_j = x_j^(2^e) for the PARTY_BATCH elements of a batch. */
 static inline void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned e) {
     if (f->be->gf_sqr_n8 != NULL) {
@@ -120,6 +147,19 @@ static inline void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned
         return;
     }
     for (unsigned j = 0; j < PARTY_BATCH; j++) f->be->gf_sqr_n(x[j], x[j], f->nw, e);
+}
+
+/* x_j = x_j^(2^e_i) for the PARTY_BATCH elements of a batch, S-box i. */
+static inline void sbox_pow_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned L, unsigned i,
+                                  unsigned e, gf x[PARTY_BATCH]) {
+    if (lin->pow_tab[i]) {
+        gf t[PARTY_BATCH];
+        f->be->mat_vec8_tab(t, lin->tab + (2 * L + lin->pow_tab[i] - 1) * lin->tab_len, (const gf *)x, f->nw);
+        memcpy(x, t, sizeof t);
+        kpqc_wipe(t, sizeof t);
+        return;
+    }
+    sqr_n_batch(f, x, e);
 }
 
 /* c_j = a_j * b_j for the PARTY_BATCH pairs of a batch. */

@@ -86,7 +86,7 @@ static void mat_vec_portable(uint64_t c[4], const uint64_t (*M)[4], const uint64
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_portable = {
-    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec_portable, NULL, NULL, NULL};
+    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec_portable, NULL, NULL, NULL, NULL, NULL, 0};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -7,9 +7,11 @@
  * squarings, and the binary matrix-vector product of AIM3's linear layers.
  * The portable backend (aimer_field.c) multiplies with a constant-time
  * carry-less product built on integer multiplications of sparse operands;
- * the AVX2 one (aimer_avx2.c) with PCLMULQDQ (aimer_field_pclmul.c) and
- * AVX2 masks (aimer_matvec_avx2.c); the AVX-512 one (aimer_field_avx512.c)
- * with VPCLMULQDQ, opmasks and eight parties at once.
+ * the AVX2 one (aimer_avx2.c) with PCLMULQDQ (aimer_field_pclmul.c, on
+ * aimer_clmul.h) and AVX2 masks (aimer_matvec_avx2.c), eight parties a
+ * call where the MPC has them; the AVX-512 one (aimer_field_avx512.c) with
+ * VPCLMULQDQ, opmasks and eight parties at once, and the PCLMULQDQ kernels
+ * for single elements.
  */
 #ifndef KPQC_AIMER_FIELD_H
 #define KPQC_AIMER_FIELD_H
@@ -34,23 +36,40 @@ struct kpqc_aimer_backend {
     void (*mat_vec8)(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
     void (*gf_sqr_n8)(uint64_t (*x)[4], unsigned nw, unsigned e);
     void (*gf_mul8)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+    /* Optional (NULL: mat_vec8 on the rows): the matrix turned once into
+     * tables of the backend's own (KPQC_AIMER_TAB_BYTES(nw) bytes), and
+     * eight vectors through them, c_j = M v_j. */
+    void (*mat_tab)(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+    void (*mat_vec8_tab)(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
+    /* The widest field (in words) for which the tables pay off: they take
+     * 2048 nw^2 bytes a matrix, read once per eight vectors. */
+    unsigned mat_tab_max_nw;
 };
+
+/* Bytes of a matrix's tables: 16 nw groups of four rows, 128 bytes per
+ * group and word. */
+#define KPQC_AIMER_TAB_BYTES(nw) (2048u * (nw) * (nw))
 
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx2;
 void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
 void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
+void kpqc_aimer_gf_mul8_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
+void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
+void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
-void kpqc_aimer_gf_mul_avx512(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
-void kpqc_aimer_gf_sqr_n_avx512(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
 void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+void kpqc_aimer_mat_tab_avx512(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
+void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 #endif
 const struct kpqc_aimer_backend *kpqc_aimer_select_backend(void);
 const kpqc_backend_info *const *kpqc_aimer_backends(size_t *n);

@@ -1,59 +1,94 @@
-/* AIMer field products and repeated squarings with PCLMULQDQ. */
-#include "common/x86_intrin.h"
+/*
+ * AIMer field products and repeated squarings with PCLMULQDQ, one element
+ * or eight independent ones a call (the parties of a batch: their
+ * products' latencies overlap instead of queueing behind a call each).
+ */
+#include "aimer_clmul.h"
 
-#include "aimer_field.h"
+#define AIMER_SQR_LANES sqr_lanes
+#define V __m128i
+#define CLMUL(a, b, i) _mm_clmulepi64_si128((a), (b), (i))
+#define XOR(a, b) _mm_xor_si128((a), (b))
+#define BSLL8(a) _mm_slli_si128((a), 8)
+#define BSRL8(a) _mm_srli_si128((a), 8)
+#include "aimer_sqr_lanes.h"
 
-static inline __m128i ld(const uint64_t *p) { return _mm_set_epi64x((long long)p[1], (long long)p[0]); }
-static inline __m128i mul_lo(__m128i a, __m128i b) { return _mm_clmulepi64_si128(a, b, 0x00); }
+/* The tail of x^n as a carry-less multiplier. */
+static inline __m128i tail(unsigned nw) { return _mm_cvtsi32_si128(nw == 4 ? 0x425 : 0x87); }
 
-static void prod2(uint64_t r[4], const uint64_t a[2], const uint64_t b[2]) {
-    __m128i x = ld(a), y = ld(b);
-    __m128i lo = _mm_clmulepi64_si128(x, y, 0x00);
-    __m128i hi = _mm_clmulepi64_si128(x, y, 0x11);
-    __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
-    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    _mm_storeu_si128((__m128i *)r, lo);
-    _mm_storeu_si128((__m128i *)(r + 2), hi);
+static inline void load_lanes(__m128i x[2], const uint64_t *a, unsigned nw) {
+    x[0] = _mm_loadu_si128((const __m128i *)a);
+    x[1] = nw == 4 ? _mm_loadu_si128((const __m128i *)(a + 2)) : _mm_cvtsi64_si128((long long)a[2]);
 }
 
-/* Schoolbook: the product of words i and j lands at words i+j and i+j+1. */
-static inline void prod_n(uint64_t *r, const uint64_t *a, const uint64_t *b, unsigned nw) {
-    __m128i even[4], odd[4]; /* even[k]: words 2k,2k+1; odd[k]: words 2k+1,2k+2 */
-    for (unsigned k = 0; k < 4; k++) even[k] = odd[k] = _mm_setzero_si128();
-    for (unsigned i = 0; i < nw; i++) {
-        __m128i ai = _mm_cvtsi64_si128((long long)a[i]);
-        for (unsigned j = 0; j < nw; j++) {
-            __m128i p = mul_lo(ai, _mm_cvtsi64_si128((long long)b[j]));
-            unsigned s = i + j;
-            if (s & 1) odd[s >> 1] = _mm_xor_si128(odd[s >> 1], p);
-            else even[s >> 1] = _mm_xor_si128(even[s >> 1], p);
-        }
+static inline void store_lanes(uint64_t *c, const __m128i x[2], unsigned nw) {
+    _mm_storeu_si128((__m128i *)c, x[0]);
+    if (nw == 4) _mm_storeu_si128((__m128i *)(c + 2), x[1]);
+    else c[2] = (uint64_t)_mm_cvtsi128_si64(x[1]);
+}
+
+/* c = a^(2^e), kept in registers for all e squarings. */
+static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uint64_t *a, unsigned e,
+                                                          const unsigned nw, const unsigned k1,
+                                                          const unsigned k2, const unsigned k3) {
+    (void)k1, (void)k2, (void)k3;
+    if (nw == 2) {
+        __m128i v = _mm_loadu_si128((const __m128i *)a);
+        for (unsigned r = 0; r < e; r++) v = kpqc_aimer_sqr128(v); /* e is public */
+        _mm_storeu_si128((__m128i *)c, v);
+        return;
     }
-    uint64_t e[8], o[8];
-    for (unsigned k = 0; k < nw; k++) {
-        _mm_storeu_si128((__m128i *)(e + 2 * k), even[k]);
-        _mm_storeu_si128((__m128i *)(o + 2 * k), odd[k]);
-    }
-    r[0] = e[0];
-    for (unsigned w = 1; w < 2 * nw; w++) r[w] = e[w] ^ o[w - 1];
+    __m128i x[2];
+    load_lanes(x, a, nw);
+    for (unsigned r = 0; r < e; r++) sqr_lanes(x, nw, tail(nw)); /* e is public */
+    store_lanes(c, x, nw);
 }
 
 void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
-    uint64_t t[8];
-    if (nw == 2) prod2(t, a, b);
-    else if (nw == 3) prod_n(t, a, b, 3);
-    else prod_n(t, a, b, 4);
-    KPQC_AIMER_BY_WIDTH(kpqc_aimer_reduce_w, nw, c, t);
+    KPQC_AIMER_BY_WIDTH(kpqc_aimer_mul_w, nw, c, a, b);
 }
-
-/* A word's square is its carry-less product with itself. */
-static inline void clmul_square(uint64_t t[2], uint64_t w) {
-    __m128i x = _mm_cvtsi64_si128((long long)w);
-    _mm_storeu_si128((__m128i *)t, mul_lo(x, x));
-}
-KPQC_AIMER_DEFINE_SQR_N(sqr_n_w, clmul_square)
 
 void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
     KPQC_AIMER_BY_WIDTH(sqr_n_w, nw, c, a, e);
+}
+
+/* Words a field does not use stay zero in the 4-word slots. */
+static inline void clear_unused(uint64_t (*x)[4], unsigned nw) {
+    for (unsigned j = 0; j < 8; j++)
+        for (unsigned w = nw; w < 4; w++) x[j][w] = 0;
+}
+
+static inline __attribute__((always_inline)) void mul8_w(uint64_t (*c)[4], const uint64_t (*a)[4],
+                                                         const uint64_t (*b)[4], const unsigned nw,
+                                                         const unsigned k1, const unsigned k2, const unsigned k3) {
+    for (unsigned j = 0; j < 8; j++) kpqc_aimer_mul_w(c[j], a[j], b[j], nw, k1, k2, k3);
+    clear_unused(c, nw);
+}
+
+void kpqc_aimer_gf_mul8_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw) {
+    KPQC_AIMER_BY_WIDTH(mul8_w, nw, c, a, b);
+}
+
+/* Eight chains of e squarings, advanced together one squaring at a time. */
+static inline __attribute__((always_inline)) void sqr_n8_w(uint64_t (*x)[4], unsigned e, const unsigned nw,
+                                                           const unsigned k1, const unsigned k2,
+                                                           const unsigned k3) {
+    if (nw == 2) {
+        __m128i v[8];
+        for (unsigned j = 0; j < 8; j++) v[j] = _mm_loadu_si128((const __m128i *)x[j]);
+        for (unsigned r = 0; r < e; r++) /* e is public */
+            for (unsigned j = 0; j < 8; j++) v[j] = kpqc_aimer_sqr128(v[j]);
+        for (unsigned j = 0; j < 8; j++) _mm_storeu_si128((__m128i *)x[j], v[j]);
+        return;
+    }
+    (void)k1, (void)k2, (void)k3;
+    __m128i v[8][2];
+    for (unsigned j = 0; j < 8; j++) load_lanes(v[j], x[j], nw);
+    for (unsigned r = 0; r < e; r++) /* e is public */
+        for (unsigned j = 0; j < 8; j++) sqr_lanes(v[j], nw, tail(nw));
+    for (unsigned j = 0; j < 8; j++) store_lanes(x[j], v[j], nw);
+}
+
+void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e) {
+    KPQC_AIMER_BY_WIDTH(sqr_n8_w, nw, x, e);
 }

@@ -1,7 +1,7 @@
 /*
  * Binary matrix times vector for the AIMer fields with AVX2.  Rows are
  * 4-word slots (the upper words zero for narrower fields); row j is added
- * when bit j of v is set, selected with a compare mask, never a branch.
+ * when bit j of v is set, selected with a mask, never a branch.
  */
 #include "common/x86_intrin.h"
 
@@ -50,4 +50,149 @@ void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64
         }
     }
     _mm256_storeu_si256((__m256i *)c, _mm256_xor_si256(acc0, acc1));
+}
+
+/* Four 4-word slots to four registers of one word each, and back (the
+ * transpose is its own inverse). */
+static inline void transpose4(__m256i r[4]) {
+    __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+    __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+    r[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+    r[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+    r[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+    r[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+/*
+ * Eight vectors at once (the parties of a batch), word-sliced: in[w][h]
+ * holds word w of vectors 4h..4h+3, acc[w][h] the same word of their
+ * results.  The rows of each input word are visited from bit 63 down and
+ * the input words doubled after each row, so the row's bit is always the
+ * sign bit: vpcmpgtq against zero makes the four vectors' masks, and the
+ * row's word, broadcast, is added under them.
+ */
+static inline __attribute__((always_inline)) void mat_vec8_w(uint64_t (*c)[4], const uint64_t (*M)[4],
+                                                             const uint64_t (*v)[4], const unsigned nw) {
+    __m256i in[2][4], acc[2][4];
+    for (unsigned h = 0; h < 2; h++) {
+        for (unsigned i = 0; i < 4; i++) {
+            in[h][i] = _mm256_loadu_si256((const __m256i *)v[4 * h + i]);
+            acc[h][i] = _mm256_setzero_si256();
+        }
+        transpose4(in[h]);
+    }
+    const __m256i zero = _mm256_setzero_si256();
+    for (unsigned wi = 0; wi < nw; wi++) {
+        __m256i x0 = in[0][wi], x1 = in[1][wi];
+        const uint64_t (*row)[4] = M + 64 * wi + 63;
+        for (unsigned j = 0; j < 64; j++, row--) {
+            __m256i m0 = _mm256_cmpgt_epi64(zero, x0), m1 = _mm256_cmpgt_epi64(zero, x1);
+            for (unsigned w = 0; w < nw; w++) {
+                __m256i r = _mm256_set1_epi64x((long long)row[0][w]);
+                acc[0][w] = _mm256_xor_si256(acc[0][w], _mm256_and_si256(r, m0));
+                acc[1][w] = _mm256_xor_si256(acc[1][w], _mm256_and_si256(r, m1));
+            }
+            x0 = _mm256_add_epi64(x0, x0);
+            x1 = _mm256_add_epi64(x1, x1);
+        }
+    }
+    for (unsigned h = 0; h < 2; h++) {
+        transpose4(acc[h]);
+        for (unsigned i = 0; i < 4; i++) _mm256_storeu_si256((__m256i *)c[4 * h + i], acc[h][i]);
+    }
+}
+
+void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw) {
+    if (nw == 2) mat_vec8_w(c, M, v, 2);
+    else if (nw == 3) mat_vec8_w(c, M, v, 3);
+    else mat_vec8_w(c, M, v, 4);
+}
+
+/*
+ * The same product through tables of the matrix, built once per matrix:
+ * for each group of four rows and each output byte, that byte of the
+ * group's sixteen row combinations is a 16-byte table, and a vector's
+ * nibble of the group's four bits picks from it with vpshufb, a byte
+ * permutation within a register (no address or branch depends on the
+ * vector).  One vpshufb takes two tables, output bytes 2k and 2k+1 of
+ * group g, one per 128-bit lane, at tab + (g nb/2 + k) 32; its indices
+ * are the eight vectors' nibbles (bytes 0-7 of each lane; bytes 8-15
+ * repeat them).  A group costs nb/2 vpshufb and XORs against four rows'
+ * masks, broadcasts and 2 nw masked XORs above.
+ */
+void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) {
+    const unsigned nb = 8 * nw;
+    for (unsigned g = 0; g < 2 * nb; g++) {
+        uint8_t comb[16][32];
+        __m256i r[4];
+        for (unsigned k = 0; k < 4; k++) r[k] = _mm256_loadu_si256((const __m256i *)M[4 * g + k]);
+        for (unsigned i = 0; i < 16; i++) {
+            __m256i s = _mm256_setzero_si256();
+            for (unsigned k = 0; k < 4; k++)
+                if ((i >> k) & 1) s = _mm256_xor_si256(s, r[k]); /* i is public: the matrix is */
+            _mm256_storeu_si256((__m256i *)comb[i], s);
+        }
+        uint8_t *t = tab + (size_t)g * nb * 16;
+        for (unsigned b = 0; b < nb; b++)
+            for (unsigned i = 0; i < 16; i++) t[(b / 2) * 32 + (b % 2) * 16 + i] = comb[i][b];
+    }
+}
+
+/* 8x8 byte transpose: row r of the input is qword r of (lo, hi) = rows
+ * 0-1 and 2-3 of lo, 4-5 and 6-7 of hi; likewise the output. */
+static inline void transpose8x8(__m128i q[4]) {
+    __m128i a0 = _mm_unpacklo_epi8(q[0], _mm_srli_si128(q[0], 8)), a1 = _mm_unpacklo_epi8(q[1], _mm_srli_si128(q[1], 8));
+    __m128i a2 = _mm_unpacklo_epi8(q[2], _mm_srli_si128(q[2], 8)), a3 = _mm_unpacklo_epi8(q[3], _mm_srli_si128(q[3], 8));
+    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    q[0] = _mm_unpacklo_epi32(b0, b2);
+    q[1] = _mm_unpackhi_epi32(b0, b2);
+    q[2] = _mm_unpacklo_epi32(b1, b3);
+    q[3] = _mm_unpackhi_epi32(b1, b3);
+}
+
+static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4], const uint8_t *tab,
+                                                                 const uint64_t (*v)[4], const unsigned nw) {
+    const unsigned nb = 8 * nw;
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    /* the eight vectors' nibbles of every group, as vpshufb indices */
+    __m256i idx[64];
+    for (unsigned wi = 0; wi < nw; wi++) {
+        /* qword j of q: byte j of word wi of the eight vectors */
+        __m128i q[4];
+        for (unsigned r = 0; r < 4; r++) q[r] = _mm_set_epi64x((long long)v[2 * r + 1][wi], (long long)v[2 * r][wi]);
+        transpose8x8(q);
+        for (unsigned j = 0; j < 8; j++) {
+            __m128i b = j % 2 ? _mm_unpackhi_epi64(q[j / 2], q[j / 2]) : _mm_unpacklo_epi64(q[j / 2], q[j / 2]);
+            __m256i x = _mm256_broadcastsi128_si256(b);
+            idx[16 * wi + 2 * j] = _mm256_and_si256(x, low);
+            idx[16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+        }
+    }
+    /* One output word at a time (four registers: bytes 2k and 2k+1 of the
+     * eight results in bytes 0-7 of lanes 0 and 1), then transposed back. */
+    for (unsigned w = 0; w < nw; w++) {
+        __m256i acc[4];
+        for (unsigned r = 0; r < 4; r++) acc[r] = _mm256_setzero_si256();
+        for (unsigned g = 0; g < 2 * nb; g++) {
+            const uint8_t *t = tab + (size_t)g * nb * 16 + 128 * w;
+            for (unsigned r = 0; r < 4; r++)
+                acc[r] = _mm256_xor_si256(acc[r], _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(t + 32 * r)), idx[g]));
+        }
+        __m128i q[4];
+        for (unsigned r = 0; r < 4; r++)
+            q[r] = _mm_unpacklo_epi64(_mm256_castsi256_si128(acc[r]), _mm256_extracti128_si256(acc[r], 1));
+        transpose8x8(q);
+        uint64_t out[8];
+        for (unsigned r = 0; r < 4; r++) _mm_storeu_si128((__m128i *)(out + 2 * r), q[r]);
+        for (unsigned p = 0; p < 8; p++) c[p][w] = out[p];
+    }
+    for (unsigned p = 0; p < 8; p++)
+        for (unsigned w = nw; w < 4; w++) c[p][w] = 0;
+}
+
+void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
+    if (nw == 2) mat_vec8_tab_w(c, tab, v, 2);
+    else if (nw == 3) mat_vec8_tab_w(c, tab, v, 3);
+    else mat_vec8_tab_w(c, tab, v, 4);
 }
