@@ -41,7 +41,8 @@ endfunction()
 
 # The selected names (KPQC_ALGORITHMS, below) of the KEMs ("kems") or
 # signatures ("sigs") of the families listed after FAMILIES, or of the
-# hybrid groups ("hybrids") whose KEM is of one of them, into OUT.
+# hybrid groups ("hybrids") whose KEM, or the composite signatures
+# ("composites") whose signature, is of one of them, into OUT (table order).
 function(kpqc_table_names out kind)
   cmake_parse_arguments(arg "" "" "FAMILIES" ${ARGN})
   set(names "")
@@ -49,6 +50,10 @@ function(kpqc_table_names out kind)
     kpqc_table_names(wanted kems FAMILIES ${arg_FAMILIES})
     kpqc_table_column(all hybrids name)
     kpqc_table_column(owners hybrids kem)
+  elseif(kind STREQUAL "composites")
+    kpqc_table_names(wanted sigs FAMILIES ${arg_FAMILIES})
+    kpqc_table_column(all composites name)
+    kpqc_table_column(owners composites sig)
   else()
     set(wanted ${arg_FAMILIES})
     kpqc_table_column(all ${kind} name)

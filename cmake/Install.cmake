@@ -89,14 +89,8 @@ endfunction()
 # built KpqC ones (pure, then composite) before OpenSSL's ML-DSA and its
 # classical defaults (without SHA-1 and DSA).
 kpqc_table_names(kpqc_sigs sigs FAMILIES ${KPQC_FAMILIES})
-kpqc_table_column(composites composites name)
-kpqc_table_column(composite_sigs composites sig)
-foreach(name sig IN ZIP_LISTS composites composite_sigs)
-  if(sig IN_LIST kpqc_sigs)
-    list(APPEND kpqc_sigs ${name})
-  endif()
-endforeach()
-list(APPEND kpqc_sigs mldsa65 mldsa87 mldsa44 ecdsa_secp256r1_sha256 ecdsa_secp384r1_sha384 ecdsa_secp521r1_sha512
+kpqc_table_names(kpqc_composites composites FAMILIES ${KPQC_FAMILIES})
+list(APPEND kpqc_sigs ${kpqc_composites} mldsa65 mldsa87 mldsa44 ecdsa_secp256r1_sha256 ecdsa_secp384r1_sha384 ecdsa_secp521r1_sha512
      ed25519 ed448 ecdsa_brainpoolP256r1tls13_sha256 ecdsa_brainpoolP384r1tls13_sha384
      ecdsa_brainpoolP512r1tls13_sha512 rsa_pss_rsae_sha256 rsa_pss_rsae_sha384 rsa_pss_rsae_sha512
      rsa_pss_pss_sha256 rsa_pss_pss_sha384 rsa_pss_pss_sha512 rsa_pkcs1_sha256 rsa_pkcs1_sha384 rsa_pkcs1_sha512)

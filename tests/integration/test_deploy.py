@@ -30,7 +30,7 @@ import time
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-from lab.servers import stop_process  # noqa: E402
+from lab.servers import free_ports, stop_process  # noqa: E402
 
 HYBRID = "x25519_smaugt1"  # the first group of the installed configuration
 CLASSICAL = ("--groups", "X25519", "--sigalgs", "ecdsa_secp256r1_sha256")
@@ -43,9 +43,7 @@ def _need(*tools):
 
 
 def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
 
 
 def _wait_listening(port, proc, log, timeout=30):
