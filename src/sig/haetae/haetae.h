@@ -178,8 +178,6 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
 extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS], kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS];
 uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
-/* x[i] = the sample of (lo[i], hi[i]) for four candidates */
-void kpqc_haetae_cdt4_avx2(uint64_t x[4], const uint64_t lo[4], const uint32_t hi[4]);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with

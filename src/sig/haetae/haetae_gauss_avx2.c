@@ -2,7 +2,7 @@
  * AVX2 build of the hyperball candidates (see haetae_sampler.c): four
  * candidates in the four 64-bit lanes of a register, each step of the
  * portable code done lane by lane on the same integers.  The CDT samples
- * come from kpqc_haetae_cdt4_avx2; the square and the acceptance
+ * come from kpqc_haetae_cdt8_avx2; the square and the acceptance
  * polynomial, which the portable code takes from 128-bit products, are
  * exact sums of 32 x 32-bit products (vpmuludq).
  */
@@ -11,41 +11,80 @@
 #include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
+#include "haetae_cdt_avx2.h"
 
 #define MASK48 ((INT64_C(1) << 48) - 1)
 #define GROUPS (HAETAE_CAND_BATCH / 4)
+#define LIMB_MASK ((1u << HAETAE_CDT_LIMB_BITS) - 1)
 
 /* Four candidates' fields, one per lane. */
 struct lanes4 {
     __m256i x, frac_lo, frac_hi, test;
 };
 
-/* The fields of up to sixteen 26-byte candidates (83 bits for the CDT, 48
- * for the acceptance test, 72 for the fraction), CDT samples included;
- * lanes from n on hold zeros.  t is scratch, left for the caller to wipe. */
-struct fields16 {
-    uint64_t lo[HAETAE_CAND_BATCH], test[HAETAE_CAND_BATCH], flo[HAETAE_CAND_BATCH], fhi[HAETAE_CAND_BATCH];
-    uint64_t x[HAETAE_CAND_BATCH];
-    uint32_t hi[HAETAE_CAND_BATCH];
+/* Little-endian loads of a candidate's fields, none reading past its 26
+ * bytes. */
+static inline uint64_t load64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+static inline uint32_t load32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The fields of four 26-byte candidates, one a lane: 83 bits for the CDT
+ * (lo, and hi below 2^19), 48 for the acceptance test, 72 for the
+ * fraction. */
+struct raw4 {
+    __m256i lo, hi;
 };
-static void load_candidates(struct lanes4 c[GROUPS], struct fields16 *t, const uint8_t *r, size_t n) {
-    for (size_t i = n; i < HAETAE_CAND_BATCH; i++) t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
-    for (size_t i = 0; i < n; i++) {
-        t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
-        const uint8_t *p = r + i * HAETAE_CAND_BYTES;
-        memcpy(&t->lo[i], p, 8);
-        memcpy(&t->hi[i], p + 8, 3);
-        t->hi[i] &= 0x7ffff;
-        memcpy(&t->test[i], p + 11, 6);
-        memcpy(&t->flo[i], p + 17, 6);
-        memcpy(&t->fhi[i], p + 23, 3);
+static inline void load4(struct lanes4 *c, struct raw4 *w, const uint8_t *const p[4]) {
+    w->lo = _mm256_setr_epi64x((long long)load64(p[0]), (long long)load64(p[1]), (long long)load64(p[2]), (long long)load64(p[3]));
+    w->hi = _mm256_and_si256(_mm256_setr_epi64x(load32(p[0] + 8), load32(p[1] + 8), load32(p[2] + 8), load32(p[3] + 8)),
+                             _mm256_set1_epi64x(0x7ffff));
+    c->test = _mm256_and_si256(_mm256_setr_epi64x((long long)load64(p[0] + 11), (long long)load64(p[1] + 11),
+                                                  (long long)load64(p[2] + 11), (long long)load64(p[3] + 11)),
+                               _mm256_set1_epi64x(MASK48));
+    c->frac_lo = _mm256_and_si256(_mm256_setr_epi64x((long long)load64(p[0] + 17), (long long)load64(p[1] + 17),
+                                                     (long long)load64(p[2] + 17), (long long)load64(p[3] + 17)),
+                                  _mm256_set1_epi64x(MASK48));
+    c->frac_hi = _mm256_srli_epi64(_mm256_setr_epi64x(load32(p[0] + 22), load32(p[1] + 22), load32(p[2] + 22), load32(p[3] + 22)), 8);
+}
+
+/* The CDT samples of two groups a and b: their limbs side by side in the
+ * 32-bit halves of the 64-bit lanes (a low, b high), eight samples a
+ * call. */
+static inline void cdt_pair(struct lanes4 *a, struct lanes4 *b, const struct raw4 *wa, const struct raw4 *wb) {
+    const __m256i mask = _mm256_set1_epi64x(LIMB_MASK);
+    const __m256i a0 = _mm256_and_si256(wa->lo, mask), b0 = _mm256_and_si256(wb->lo, mask);
+    const __m256i a1 = _mm256_and_si256(_mm256_srli_epi64(wa->lo, HAETAE_CDT_LIMB_BITS), mask);
+    const __m256i b1 = _mm256_and_si256(_mm256_srli_epi64(wb->lo, HAETAE_CDT_LIMB_BITS), mask);
+    const __m256i a2 = _mm256_or_si256(_mm256_srli_epi64(wa->lo, 2 * HAETAE_CDT_LIMB_BITS), _mm256_slli_epi64(wa->hi, 8));
+    const __m256i b2 = _mm256_or_si256(_mm256_srli_epi64(wb->lo, 2 * HAETAE_CDT_LIMB_BITS), _mm256_slli_epi64(wb->hi, 8));
+    const __m256i x = kpqc_haetae_cdt8_avx2(_mm256_or_si256(a0, _mm256_slli_epi64(b0, 32)),
+                                            _mm256_or_si256(a1, _mm256_slli_epi64(b1, 32)),
+                                            _mm256_or_si256(a2, _mm256_slli_epi64(b2, 32)));
+    a->x = _mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff));
+    b->x = _mm256_srli_epi64(x, 32);
+}
+
+/* Candidates from n on repeat the last one (their lanes are unused). */
+static void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, size_t n) {
+    struct raw4 w[GROUPS];
+    const size_t groups = (n + 3) / 4;
+    for (size_t g = 0; g < groups; g++) {
+        const uint8_t *p[4];
+        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
+        load4(&c[g], &w[g], p);
     }
-    for (size_t g = 0; g < GROUPS; g++) {
-        kpqc_haetae_cdt4_avx2(t->x + 4 * g, t->lo + 4 * g, t->hi + 4 * g);
-        c[g].x = _mm256_loadu_si256((const __m256i *)(t->x + 4 * g));
-        c[g].frac_lo = _mm256_loadu_si256((const __m256i *)(t->flo + 4 * g));
-        c[g].frac_hi = _mm256_loadu_si256((const __m256i *)(t->fhi + 4 * g));
-        c[g].test = _mm256_loadu_si256((const __m256i *)(t->test + 4 * g));
+    for (size_t g = 0; g < groups; g += 2) {
+        if (g + 1 < groups)
+            cdt_pair(&c[g], &c[g + 1], &w[g], &w[g + 1]);
+        else
+            cdt_pair(&c[g], &c[g], &w[g], &w[g]);
     }
 }
 
@@ -132,15 +171,14 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
     _mm256_storeu_si256((__m256i *)(out + 4), ex[1]);
 }
 
-/* The fields' scratch in memory is wiped; the vectors are registers (or
- * the compiler's spills), as in the AVX-512 kernel. */
+/* The candidates go from their bytes straight into registers (or the
+ * compiler's spills), as in the AVX-512 kernel: no scratch to wipe. */
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
-    struct fields16 f;
     struct lanes4 c[GROUPS];
     struct square4 s[GROUPS];
     __m256i xi[GROUPS], ex[GROUPS];
     const size_t groups = (n + 3) / 4;
-    load_candidates(c, &f, r, n);
+    load_candidates(c, r, n);
     for (size_t g = 0; g < groups; g++) {
         square(&s[g], &c[g]);
         xi[g] = s[g].xi;
@@ -160,5 +198,4 @@ void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t
         _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], s[g].s_lo);
         _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], s[g].s_hi);
     }
-    kpqc_wipe(&f, sizeof f);
 }
