@@ -263,9 +263,11 @@ struct haetae_gauss_lane {
     uint32_t count;
     int done;
     uint64_t sum_lo, sum_hi; /* the squares' limbs, each below 2^57 */
-    uint8_t carry[HAETAE_CAND_BYTES];
+    struct haetae_cands cands;
     const struct haetae_backend *be;
-    /* the stream it reads: row `row` of the queue, `blocks` squeezed */
+    /* the stream it reads: row `row` of the queue, `blocks` squeezed; past
+     * the first ones a block goes to buf after the ncarry bytes of a
+     * candidate it completes */
     uint32_t row;
     unsigned blocks;
     int busy;

@@ -234,8 +234,8 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
  * accepted ones are summed; the first 256 values are the output.
  */
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
-    struct haetae_cands b;
-    g->be->gauss(&b, r, n);
+    struct haetae_cands *b = &g->cands; /* wiped with the working memory */
+    g->be->gauss(b, r, n);
     if (g->n + n > HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front; any kept
          * after them are never used */
@@ -243,24 +243,21 @@ static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r,
         g->n = g->len;
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t wanted = 0 - (b.accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
-        g->sum_lo += b.sq_lo[i] & wanted;
-        g->sum_hi += b.sq_hi[i] & wanted;
-        g->count += (uint32_t)b.accept[i];
-        g->val[g->n + i] = b.v[i];
-        g->keep[g->n + i] = (uint8_t)b.accept[i];
+        uint64_t wanted = 0 - (b->accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
+        g->sum_lo += b->sq_lo[i] & wanted;
+        g->sum_hi += b->sq_hi[i] & wanted;
+        g->count += (uint32_t)b->accept[i];
+        g->val[g->n + i] = b->v[i];
+        g->keep[g->n + i] = (uint8_t)b->accept[i];
     }
     g->n += n;
-    kpqc_wipe(&b, sizeof b);
 }
 
+/* The candidates of len bytes of the lane's stream; a candidate's bytes
+ * left over go to the front of its buffer, where the next block joins
+ * them. */
 static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t len) {
     size_t pos = 0;
-    if (g->ncarry) { /* a candidate straddling two pieces */
-        pos = CAND_BYTES - g->ncarry;
-        memcpy(g->carry + g->ncarry, bytes, pos);
-        gauss_candidates_into(g, g->carry, 1);
-    }
     while (pos + CAND_BYTES <= len) {
         size_t n = (len - pos) / CAND_BYTES;
         n = n < HAETAE_CAND_BATCH ? n : HAETAE_CAND_BATCH;
@@ -268,7 +265,7 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
         pos += n * CAND_BYTES;
     }
     g->ncarry = len - pos;
-    memcpy(g->carry, bytes + pos, g->ncarry);
+    memmove(g->buf, bytes + pos, g->ncarry);
     uint32_t done = ((uint32_t)g->len - 1 - g->count) >> 31; /* count >= len */
     KPQC_CT_DECLASSIFY(&done, sizeof done);
     g->done = (int)done;
@@ -340,8 +337,8 @@ static void queue_step(struct haetae_gauss_ws *ws) {
     for (unsigned j = 0; j < w; j++) {
         struct haetae_gauss_lane *g = &ws->lanes[j];
         if (!g->busy) continue;
-        const unsigned at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks : 0;
-        uint8_t *out = g->buf + at * KPQC_SHAKE256_RATE;
+        const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
+        uint8_t *out = g->buf + at;
         for (unsigned i = 0; i < KPQC_SHAKE256_RATE / 8; i++) kpqc_store64_le(out + 8 * i, ws->st[i * w + j]);
         g->blocks++;
         if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
@@ -349,7 +346,7 @@ static void queue_step(struct haetae_gauss_ws *ws) {
             memcpy(ws->signs[g->row % HAETAE_ROW_SLOTS], g->buf, HAETAE_N / 8);
             gauss_feed(g, g->buf + HAETAE_N / 8, sizeof g->buf - HAETAE_N / 8);
         } else {
-            gauss_feed(g, g->buf, KPQC_SHAKE256_RATE);
+            gauss_feed(g, g->buf, g->ncarry + KPQC_SHAKE256_RATE);
         }
         if (g->done) lane_finish(ws, j);
     }
