@@ -291,6 +291,7 @@ struct haetae_gauss_ws {
     uint8_t in[HAETAE_CRHBYTES + 2]; /* seed || nonce */
     uint16_t nonce0;
     uint32_t base, next; /* the attempt's first row; the next row to start */
+    unsigned ready_now;  /* rows of the attempt in their slots */
     uint8_t ready[HAETAE_ROW_SLOTS];
     uint64_t sum_lo[HAETAE_ROW_SLOTS], sum_hi[HAETAE_ROW_SLOTS];
     uint64_t samples[HAETAE_ROW_SLOTS][HAETAE_N];

@@ -284,7 +284,7 @@ void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_ga
     ws->rows = p->l + p->k;
     memcpy(ws->in, seed, HAETAE_CRHBYTES);
     ws->nonce0 = nonce;
-    ws->base = ws->next = 0;
+    ws->base = ws->next = ws->ready_now = 0;
     memset(ws->ready, 0, sizeof ws->ready);
     for (unsigned j = 0; j < ws->width; j++) ws->lanes[j].busy = 0;
 }
@@ -324,7 +324,20 @@ static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
     ws->sum_lo[slot] = g->sum_lo;
     ws->sum_hi[slot] = g->sum_hi;
     ws->ready[slot] = 1;
+    ws->ready_now += g->row < ws->base + ws->rows;
     g->busy = 0;
+}
+
+/* The rate's lanes of state j, little-endian (a plain copy on such hosts:
+ * the compilers do not merge the byte stores of a strided loop). */
+static inline void store_lanes(uint8_t *out, const uint64_t *st, unsigned w, unsigned j) {
+    for (unsigned i = 0; i < KPQC_SHAKE256_RATE / 8; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out + 8 * i, &st[i * w + j], 8);
+#else
+        kpqc_store64_le(out + 8 * i, st[i * w + j]);
+#endif
+    }
 }
 
 /* One permutation of all states, and each busy one's block to its row. */
@@ -339,7 +352,7 @@ static void queue_step(struct haetae_gauss_ws *ws) {
         if (!g->busy) continue;
         const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
         uint8_t *out = g->buf + at;
-        for (unsigned i = 0; i < KPQC_SHAKE256_RATE / 8; i++) kpqc_store64_le(out + 8 * i, ws->st[i * w + j]);
+        store_lanes(out, ws->st, w, j);
         g->blocks++;
         if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
         if (g->blocks == HAETAE_FIRST_BLOCKS) {
@@ -354,10 +367,7 @@ static void queue_step(struct haetae_gauss_ws *ws) {
 
 /* Runs the queue until the current attempt's rows are all in their slots. */
 static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
-    for (;;) {
-        unsigned missing = 0;
-        for (unsigned r = 0; r < ws->rows; r++) missing += !ws->ready[(ws->base + r) % HAETAE_ROW_SLOTS];
-        if (missing == 0) return;
+    while (ws->ready_now < ws->rows) {
         for (unsigned j = 0; j < ws->width; j++)
             if (!ws->lanes[j].busy && ws->next < ws->base + 2 * ws->rows) lane_start(ws, be, j);
         queue_step(ws);
@@ -387,6 +397,8 @@ void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct ha
             ws->ready[slot] = 0;
         }
         ws->base += rows;
+        ws->ready_now = 0;
+        for (unsigned r = 0; r < rows; r++) ws->ready_now += ws->ready[(ws->base + r) % HAETAE_ROW_SLOTS];
         uint32_t reject = (uint32_t)((bound - norm) >> 63);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
