@@ -162,10 +162,23 @@ __m256i kpqc_haetae_cdt8_avx2(__m256i r0, __m256i r1, __m256i r2) {
     return acc;
 }
 
-/* One sample, for comparison with the portable count. */
+/* One sample, for comparison with the portable count: the value goes to
+ * lane lo mod 8 and the other lanes hold its complement, so a count that
+ * mixed lanes would show. */
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi) {
-    const __m256i x = kpqc_haetae_cdt8_avx2(_mm256_set1_epi32((int32_t)(lo & LIMB_MASK)),
-                                            _mm256_set1_epi32((int32_t)((lo >> LIMB_BITS) & LIMB_MASK)),
-                                            _mm256_set1_epi32((int32_t)((lo >> (2 * LIMB_BITS)) | (uint64_t)(hi & 0x7ffff) << 8)));
-    return (uint32_t)_mm256_extract_epi32(x, 5);
+    int32_t limbs[2][3];
+    for (unsigned v = 0; v < 2; v++) {
+        const uint64_t l = v ? ~lo : lo;
+        const uint32_t h = (v ? ~hi : hi) & 0x7ffff;
+        limbs[v][0] = (int32_t)(l & LIMB_MASK);
+        limbs[v][1] = (int32_t)((l >> LIMB_BITS) & LIMB_MASK);
+        limbs[v][2] = (int32_t)((l >> (2 * LIMB_BITS)) | (uint64_t)h << (64 - 2 * LIMB_BITS));
+    }
+    const __m256i here = _mm256_cmpeq_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int32_t)(lo & 7)));
+    __m256i r[3];
+    for (unsigned t = 0; t < 3; t++)
+        r[t] = _mm256_blendv_epi8(_mm256_set1_epi32(limbs[1][t]), _mm256_set1_epi32(limbs[0][t]), here);
+    uint32_t x[8];
+    _mm256_storeu_si256((__m256i *)x, kpqc_haetae_cdt8_avx2(r[0], r[1], r[2]));
+    return x[lo & 7];
 }
