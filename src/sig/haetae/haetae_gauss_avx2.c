@@ -6,9 +6,7 @@
  * polynomial, which the portable code takes from 128-bit products, are
  * exact sums of 32 x 32-bit products (vpmuludq).
  */
-#include <string.h>
 
-#include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
 #include "haetae_cdt_avx2.h"
@@ -22,36 +20,32 @@ struct lanes4 {
     __m256i x, frac_lo, frac_hi, test;
 };
 
-/* Little-endian loads of a candidate's fields, none reading past its 26
- * bytes. */
-static inline uint64_t load64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-static inline uint32_t load32(const uint8_t *p) {
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
+/* Sixteen bytes of candidates a and b, at offset off of each: a in the
+ * low 128-bit lane, b in the high one. */
+static inline __m256i load_pair(const uint8_t *a, const uint8_t *b, size_t off) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a + off))),
+                                   _mm_loadu_si128((const __m128i *)(b + off)), 1);
 }
 
 /* The fields of four 26-byte candidates, one a lane: 83 bits for the CDT
  * (lo, and hi below 2^19), 48 for the acceptance test, 72 for the
- * fraction. */
+ * fraction.  Each candidate is read as its bytes 0-15 and 10-25 (never
+ * past its end); candidates 0 and 2 share a register, 1 and 3 another, so
+ * that unpacking their quadwords gives the lanes in order. */
 struct raw4 {
     __m256i lo, hi;
 };
 static inline void load4(struct lanes4 *c, struct raw4 *w, const uint8_t *const p[4]) {
-    w->lo = _mm256_setr_epi64x((long long)load64(p[0]), (long long)load64(p[1]), (long long)load64(p[2]), (long long)load64(p[3]));
-    w->hi = _mm256_and_si256(_mm256_setr_epi64x(load32(p[0] + 8), load32(p[1] + 8), load32(p[2] + 8), load32(p[3] + 8)),
-                             _mm256_set1_epi64x(0x7ffff));
-    c->test = _mm256_and_si256(_mm256_setr_epi64x((long long)load64(p[0] + 11), (long long)load64(p[1] + 11),
-                                                  (long long)load64(p[2] + 11), (long long)load64(p[3] + 11)),
-                               _mm256_set1_epi64x(MASK48));
-    c->frac_lo = _mm256_and_si256(_mm256_setr_epi64x((long long)load64(p[0] + 17), (long long)load64(p[1] + 17),
-                                                     (long long)load64(p[2] + 17), (long long)load64(p[3] + 17)),
-                                  _mm256_set1_epi64x(MASK48));
-    c->frac_hi = _mm256_srli_epi64(_mm256_setr_epi64x(load32(p[0] + 22), load32(p[1] + 22), load32(p[2] + 22), load32(p[3] + 22)), 8);
+    const __m256i a = load_pair(p[0], p[2], 0), b = load_pair(p[1], p[3], 0);
+    const __m256i ay = load_pair(p[0], p[2], 10), by = load_pair(p[1], p[3], 10);
+    /* bytes 17-22 of a candidate are bytes 7-12 of its second piece */
+    const __m256i frac = _mm256_setr_epi8(7, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          7, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    w->lo = _mm256_unpacklo_epi64(a, b);
+    w->hi = _mm256_and_si256(_mm256_unpackhi_epi64(a, b), _mm256_set1_epi64x(0x7ffff));
+    c->test = _mm256_and_si256(_mm256_srli_epi64(_mm256_unpacklo_epi64(ay, by), 8), _mm256_set1_epi64x(MASK48));
+    c->frac_lo = _mm256_unpacklo_epi64(_mm256_shuffle_epi8(ay, frac), _mm256_shuffle_epi8(by, frac));
+    c->frac_hi = _mm256_srli_epi64(_mm256_unpackhi_epi64(ay, by), 40);
 }
 
 /* The CDT samples of two groups a and b: their limbs side by side in the
