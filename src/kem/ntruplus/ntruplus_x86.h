@@ -42,6 +42,22 @@ static inline v16 vmul(v16 a, v16 b, v16 bq) {
 static inline v16 vmulz(v16 a, v16 z) {
     return vmul(a, z, _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV)));
 }
+/* A twiddle and its multiple of q^-1 (mod 2^16): products by it take
+ * three multiplications, the multiple formed once (by a scalar product for
+ * a broadcast twiddle, from a table for the tails). */
+typedef struct {
+    v16 w, wq;
+} vtw;
+static inline vtw tw_set1(int16_t z) {
+    const vtw t = {vset1(z), vset1((int16_t)(uint16_t)((uint32_t)(uint16_t)z * NTRUPLUS_QINV))};
+    return t;
+}
+static inline vtw tw_load(const int16_t *w, const int16_t *wq) {
+    const vtw t = {_mm256_loadu_si256((const __m256i *)w), _mm256_loadu_si256((const __m256i *)wq)};
+    return t;
+}
+static inline v16 vmult(v16 a, vtw t) { return vmul(a, t.w, t.wq); }
+
 /* a - round(a * v / 2^26) q, v = round(2^26 / q): centred, |result| <= q/2 + 1 */
 static inline v16 vbarrett(v16 a) {
     v16 t = _mm256_mulhi_epi16(a, vset1(19412));
@@ -56,6 +72,13 @@ static const int16_t *tail_table(unsigned n, int inverse) {
     case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768 : kpqc_ntruplus_avx_tail_fwd768;
     case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864 : kpqc_ntruplus_avx_tail_fwd864;
     default: return inverse ? kpqc_ntruplus_avx_tail_inv1152 : kpqc_ntruplus_avx_tail_fwd1152;
+    }
+}
+static const int16_t *tail_qinv_table(unsigned n, int inverse) {
+    switch (n) {
+    case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768_qinv : kpqc_ntruplus_avx_tail_fwd768_qinv;
+    case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864_qinv : kpqc_ntruplus_avx_tail_fwd864_qinv;
+    default: return inverse ? kpqc_ntruplus_avx_tail_inv1152_qinv : kpqc_ntruplus_avx_tail_fwd1152_qinv;
     }
 }
 static const int16_t *base_table(unsigned n) {
@@ -237,13 +260,13 @@ static inline void regroup(unsigned layer, v16 *p, v16 *q) {
 /* Forward: the four layers, then the coefficients reduced.  Inverse: the
  * same undone with the inverse twiddles. */
 static inline __attribute__((always_inline)) void tail864(int16_t *a, const int inverse) {
-    const int16_t *tw = tail_table(864, inverse);
+    const int16_t *tw = tail_table(864, inverse), *tq = tail_qinv_table(864, inverse);
     const v16 low = _mm256_set1_epi32(0xFFFF);
-    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
+    for (unsigned i = 0; i < 864; i += 96, tw += 64, tq += 64) {
         v16 p[3], q[3], w[4], wq[4];
         for (unsigned L = 0; L < 4; L++) {
             w[L] = vload(tw + 16 * L);
-            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
+            wq[L] = vload(tq + 16 * L);
         }
         load_pair3(p, q, a + i);
         for (unsigned u = 0; u < 3; u++) {
@@ -291,42 +314,42 @@ static inline v16 vsub(v16 a, v16 b) { return _mm256_sub_epi16(a, b); }
 /* Radix-2 and radix-3 butterflies, forward and inverse; om is the cube
  * root of unity.  The inverse radix-2 sum is reduced every second layer
  * (below 4q), as in the portable transform. */
-static inline void fwd2(v16 *x, v16 *y, v16 w) {
-    const v16 t = vmulz(*y, w);
+static inline void fwd2(v16 *x, v16 *y, vtw w) {
+    const v16 t = vmult(*y, w);
     *y = vsub(*x, t);
     *x = vadd(*x, t);
 }
-static inline void fwd3(v16 *x0, v16 *x1, v16 *x2, v16 w1, v16 w2, v16 om) {
-    const v16 x = *x0, t1 = vmulz(*x1, w1), t2 = vmulz(*x2, w2);
-    const v16 t3 = vmulz(vsub(t1, t2), om);
+static inline void fwd3(v16 *x0, v16 *x1, v16 *x2, vtw w1, vtw w2, vtw om) {
+    const v16 x = *x0, t1 = vmult(*x1, w1), t2 = vmult(*x2, w2);
+    const v16 t3 = vmult(vsub(t1, t2), om);
     *x0 = vadd(x, vadd(t1, t2));
     *x1 = vadd(vsub(x, t2), t3);
     *x2 = vsub(vsub(x, t1), t3);
 }
 /* reduce: the sum Barrett-reduced (every second radix-2 layer) */
-static inline void inv2(v16 *x, v16 *y, v16 w, int reduce) {
+static inline void inv2(v16 *x, v16 *y, vtw w, int reduce) {
     const v16 u = *x, v = *y, sum = vadd(u, v);
     *x = reduce ? vbarrett(sum) : sum;
-    *y = vmulz(vsub(u, v), w);
+    *y = vmult(vsub(u, v), w);
 }
-static inline void inv3(v16 *y0, v16 *y1, v16 *y2, v16 w1, v16 w2, v16 om) {
-    const v16 a = *y0, b = *y1, c = *y2, d = vmulz(vsub(b, c), om);
+static inline void inv3(v16 *y0, v16 *y1, v16 *y2, vtw w1, vtw w2, vtw om) {
+    const v16 a = *y0, b = *y1, c = *y2, d = vmult(vsub(b, c), om);
     *y0 = vbarrett(vadd(a, vadd(b, c)));
-    *y1 = vmulz(vsub(vsub(a, b), d), w1);
-    *y2 = vmulz(vadd(vsub(a, c), d), w2);
+    *y1 = vmult(vsub(vsub(a, b), d), w1);
+    *y2 = vmult(vadd(vsub(a, c), d), w2);
 }
 
 /* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
 /* Two 16-coefficient blocks A, B (32 consecutive coefficients) and their 32
- * twiddles. */
-static inline void tail_fwd4(v16 *A, v16 *B, const int16_t *tw) {
+ * twiddles (tq: times q^-1). */
+static inline void tail_fwd4(v16 *A, v16 *B, const int16_t *tw, const int16_t *tq) {
     v16 t0 = _mm256_permute2x128_si256(*A, *B, 0x20); /* A0..7  | B0..7  */
     v16 t1 = _mm256_permute2x128_si256(*A, *B, 0x31); /* A8..15 | B8..15 */
-    v16 m = vmulz(t1, vload(tw));
+    v16 m = vmult(t1, tw_load(tw, tq));
     v16 u = vadd(t0, m), w = vsub(t0, m);
     v16 u0 = _mm256_unpacklo_epi64(u, w); /* A0..3 A8..11 | B0..3 B8..11 */
     v16 u1 = _mm256_unpackhi_epi64(u, w); /* A4..7 A12..15 | B4..7 B12..15 */
-    m = vmulz(u1, vload(tw + 16));
+    m = vmult(u1, tw_load(tw + 16, tq + 16));
     u = vbarrett(vadd(u0, m));
     w = vbarrett(vsub(u0, m));
     t0 = _mm256_unpacklo_epi64(u, w); /* A0..7 | B0..7 */
@@ -335,17 +358,17 @@ static inline void tail_fwd4(v16 *A, v16 *B, const int16_t *tw) {
     *B = _mm256_permute2x128_si256(t0, t1, 0x31);
 }
 
-static inline void tail_inv4(v16 *A, v16 *B, const int16_t *tw) {
+static inline void tail_inv4(v16 *A, v16 *B, const int16_t *tw, const int16_t *tq) {
     v16 t0 = _mm256_permute2x128_si256(*A, *B, 0x20);
     v16 t1 = _mm256_permute2x128_si256(*A, *B, 0x31);
     v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
     v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
     v16 x = vadd(u0, u1); /* < 2q: reduced every second layer */
-    v16 y = vmulz(vsub(u0, u1), vload(tw + 16));
+    v16 y = vmult(vsub(u0, u1), tw_load(tw + 16, tq + 16));
     t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
     t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
     x = vbarrett(vadd(t0, t1));
-    y = vmulz(vsub(t0, t1), vload(tw));
+    y = vmult(vsub(t0, t1), tw_load(tw, tq));
     *A = _mm256_permute2x128_si256(x, y, 0x20);
     *B = _mm256_permute2x128_si256(x, y, 0x31);
 }
@@ -372,13 +395,13 @@ static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_nt
     const unsigned s = n / 6;
     const int16_t *z = p->zetas;
     /* twiddles read before the loop: the stores to a might alias them */
-    const v16 zt = vset1(p->zeta1), om = vset1(NTRUPLUS_OMEGA);
-    const v16 w0 = vset1(z[2]), w1 = vset1(z[3]), w2 = vset1(z[4]), w3 = vset1(z[5]);
+    const vtw zt = tw_set1(p->zeta1), om = tw_set1(NTRUPLUS_OMEGA);
+    const vtw w0 = tw_set1(z[2]), w1 = tw_set1(z[3]), w2 = tw_set1(z[4]), w3 = tw_set1(z[5]);
     for (unsigned i = 0; i < s; i += 16) {
         v16 x[6];
         for (unsigned j = 0; j < 3; j++) {
             const v16 u = vload(a + i + j * s), v = vload(a + i + (j + 3) * s);
-            const v16 t = vmulz(v, zt);
+            const v16 t = vmult(v, zt);
             x[j] = vadd(u, t);
             x[j + 3] = vsub(vadd(u, v), t);
         }
@@ -403,9 +426,9 @@ static inline __attribute__((always_inline)) void split_inv(const kpqc_ntruplus_
 /* A radix-3 layer of stride s (not the first); z: its twiddles. */
 static inline __attribute__((always_inline)) void radix3_fwd(int16_t *a, const unsigned n,
                                                              const unsigned s, const int16_t *z) {
-    const v16 om = vset1(NTRUPLUS_OMEGA);
+    const vtw om = tw_set1(NTRUPLUS_OMEGA);
     for (unsigned start = 0; start < n; start += 3 * s, z += 2) {
-        const v16 w1 = vset1(z[0]), w2 = vset1(z[1]);
+        const vtw w1 = tw_set1(z[0]), w2 = tw_set1(z[1]);
         for (unsigned i = start; i < start + s; i += 16) {
             v16 x0 = vload(a + i), x1 = vload(a + i + s), x2 = vload(a + i + 2 * s);
             fwd3(&x0, &x1, &x2, w1, w2, om);
@@ -417,9 +440,9 @@ static inline __attribute__((always_inline)) void radix3_fwd(int16_t *a, const u
 }
 static inline __attribute__((always_inline)) void radix3_inv(int16_t *a, const unsigned n,
                                                              const unsigned s, const int16_t *zi) {
-    const v16 om = vset1(NTRUPLUS_OMEGA);
+    const vtw om = tw_set1(NTRUPLUS_OMEGA);
     for (unsigned start = 0; start < n; start += 3 * s, zi += 2) {
-        const v16 w1 = vset1(zi[0]), w2 = vset1(zi[1]);
+        const vtw w1 = tw_set1(zi[0]), w2 = tw_set1(zi[1]);
         for (unsigned i = start; i < start + s; i += 16) {
             v16 y0 = vload(a + i), y1 = vload(a + i + s), y2 = vload(a + i + 2 * s);
             inv3(&y0, &y1, &y2, w1, w2, om);
@@ -444,20 +467,20 @@ static inline __attribute__((always_inline)) void radix2_block_fwd(v16 *x, const
                                                                    const unsigned s0,
                                                                    const int16_t *z, unsigned k,
                                                                    unsigned blk) {
-    const int16_t *tw = tail_table(n, 0) + blk * 2 * s0;
+    const int16_t *tw = tail_table(n, 0) + blk * 2 * s0, *tq = tail_qinv_table(n, 0) + blk * 2 * s0;
     const unsigned nv = 2 * s0 / 16;
     UNROLLED
     for (unsigned s = s0; s >= 16; s /= 2) {
         const unsigned span = s / 16, kl = r2_index(n, s0, s, k);
         UNROLLED
         for (unsigned g = 0; g < nv / (2 * span); g++) {
-            const v16 w = vset1(z[kl + blk * (s0 / s) + g]);
+            const vtw w = tw_set1(z[kl + blk * (s0 / s) + g]);
             UNROLLED
             for (unsigned v = 0; v < span; v++) fwd2(&x[2 * span * g + v], &x[2 * span * g + span + v], w);
         }
     }
     UNROLLED
-    for (unsigned v = 0; v < nv; v += 2) tail_fwd4(&x[v], &x[v + 1], tw + 16 * v);
+    for (unsigned v = 0; v < nv; v += 2) tail_fwd4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
 }
 
 /* The inverse: strides 4 and 8, then 16 .. s0; k as in the forward one. */
@@ -465,16 +488,16 @@ static inline __attribute__((always_inline)) void radix2_block_inv(v16 *x, const
                                                                    const unsigned s0,
                                                                    const int16_t *zi, unsigned k,
                                                                    unsigned blk) {
-    const int16_t *tw = tail_table(n, 1) + blk * 2 * s0;
+    const int16_t *tw = tail_table(n, 1) + blk * 2 * s0, *tq = tail_qinv_table(n, 1) + blk * 2 * s0;
     const unsigned nv = 2 * s0 / 16;
     UNROLLED
-    for (unsigned v = 0; v < nv; v += 2) tail_inv4(&x[v], &x[v + 1], tw + 16 * v);
+    for (unsigned v = 0; v < nv; v += 2) tail_inv4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
     UNROLLED
     for (unsigned s = 16; s <= s0; s *= 2) {
         const unsigned span = s / 16, kl = r2_index(n, s0, s, k);
         UNROLLED
         for (unsigned g = 0; g < nv / (2 * span); g++) {
-            const v16 w = vset1(zi[kl + blk * (s0 / s) + g]);
+            const vtw w = tw_set1(zi[kl + blk * (s0 / s) + g]);
             UNROLLED
             for (unsigned v = 0; v < span; v++)
                 inv2(&x[2 * span * g + v], &x[2 * span * g + span + v], w, s == 32); /* strides 8, 32 */
