@@ -423,32 +423,22 @@ static inline __attribute__((always_inline)) void split_inv(const kpqc_ntruplus_
     }
 }
 
-/* A radix-3 layer of stride s (not the first); z: its twiddles. */
-static inline __attribute__((always_inline)) void radix3_fwd(int16_t *a, const unsigned n,
-                                                             const unsigned s, const int16_t *z) {
+/* A radix-3 layer of stride s (not the first), forward or inverse; z: its
+ * twiddles (inverse ones for the inverse). */
+static inline __attribute__((always_inline)) void radix3_layer(int16_t *a, const unsigned n, const unsigned s,
+                                                               const int16_t *z, const int inverse) {
     const vtw om = tw_set1(NTRUPLUS_OMEGA);
     for (unsigned start = 0; start < n; start += 3 * s, z += 2) {
         const vtw w1 = tw_set1(z[0]), w2 = tw_set1(z[1]);
         for (unsigned i = start; i < start + s; i += 16) {
             v16 x0 = vload(a + i), x1 = vload(a + i + s), x2 = vload(a + i + 2 * s);
-            fwd3(&x0, &x1, &x2, w1, w2, om);
+            if (inverse)
+                inv3(&x0, &x1, &x2, w1, w2, om);
+            else
+                fwd3(&x0, &x1, &x2, w1, w2, om);
             vstore(a + i, x0);
             vstore(a + i + s, x1);
             vstore(a + i + 2 * s, x2);
-        }
-    }
-}
-static inline __attribute__((always_inline)) void radix3_inv(int16_t *a, const unsigned n,
-                                                             const unsigned s, const int16_t *zi) {
-    const vtw om = tw_set1(NTRUPLUS_OMEGA);
-    for (unsigned start = 0; start < n; start += 3 * s, zi += 2) {
-        const vtw w1 = tw_set1(zi[0]), w2 = tw_set1(zi[1]);
-        for (unsigned i = start; i < start + s; i += 16) {
-            v16 y0 = vload(a + i), y1 = vload(a + i + s), y2 = vload(a + i + 2 * s);
-            inv3(&y0, &y1, &y2, w1, w2, om);
-            vstore(a + i, y0);
-            vstore(a + i + s, y1);
-            vstore(a + i + 2 * s, y2);
         }
     }
 }
@@ -461,77 +451,55 @@ static inline unsigned r2_index(unsigned n, unsigned s0, unsigned s, unsigned k)
 }
 
 /* d = 4: radix-2 strides s0 .. 16, then 8 and 4, on the 2 s0 / 16 vectors
- * x of block blk (of 2 s0 coefficients); k: the first twiddle index of the
- * layer of stride s0. */
-static inline __attribute__((always_inline)) void radix2_block_fwd(v16 *x, const unsigned n,
-                                                                   const unsigned s0,
-                                                                   const int16_t *z, unsigned k,
-                                                                   unsigned blk) {
-    const int16_t *tw = tail_table(n, 0) + blk * 2 * s0, *tq = tail_qinv_table(n, 0) + blk * 2 * s0;
-    const unsigned nv = 2 * s0 / 16;
+ * x of block blk (of 2 s0 coefficients); the inverse in the opposite
+ * order.  k: the first twiddle index of the layer of stride s0; z: the
+ * twiddles (inverse ones for the inverse). */
+static inline __attribute__((always_inline)) void radix2_block(v16 *x, const unsigned n, const unsigned s0,
+                                                               const int16_t *z, unsigned k, unsigned blk,
+                                                               const int inverse) {
+    const int16_t *tw = tail_table(n, inverse) + blk * 2 * s0;
+    const int16_t *tq = tail_qinv_table(n, inverse) + blk * 2 * s0;
+    const unsigned nv = 2 * s0 / 16, layers = s0 == 64 ? 3 : 2;
+    if (inverse) {
+        UNROLLED
+        for (unsigned v = 0; v < nv; v += 2) tail_inv4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
+    }
     UNROLLED
-    for (unsigned s = s0; s >= 16; s /= 2) {
+    for (unsigned L = 0; L < layers; L++) {
+        const unsigned s = inverse ? 16u << L : s0 >> L;
         const unsigned span = s / 16, kl = r2_index(n, s0, s, k);
         UNROLLED
         for (unsigned g = 0; g < nv / (2 * span); g++) {
             const vtw w = tw_set1(z[kl + blk * (s0 / s) + g]);
             UNROLLED
-            for (unsigned v = 0; v < span; v++) fwd2(&x[2 * span * g + v], &x[2 * span * g + span + v], w);
+            for (unsigned v = 0; v < span; v++) {
+                v16 *lo = &x[2 * span * g + v], *hi = &x[2 * span * g + span + v];
+                if (inverse)
+                    inv2(lo, hi, w, s == 32); /* strides 8, 32 */
+                else
+                    fwd2(lo, hi, w);
+            }
         }
     }
-    UNROLLED
-    for (unsigned v = 0; v < nv; v += 2) tail_fwd4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
-}
-
-/* The inverse: strides 4 and 8, then 16 .. s0; k as in the forward one. */
-static inline __attribute__((always_inline)) void radix2_block_inv(v16 *x, const unsigned n,
-                                                                   const unsigned s0,
-                                                                   const int16_t *zi, unsigned k,
-                                                                   unsigned blk) {
-    const int16_t *tw = tail_table(n, 1) + blk * 2 * s0, *tq = tail_qinv_table(n, 1) + blk * 2 * s0;
-    const unsigned nv = 2 * s0 / 16;
-    UNROLLED
-    for (unsigned v = 0; v < nv; v += 2) tail_inv4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
-    UNROLLED
-    for (unsigned s = 16; s <= s0; s *= 2) {
-        const unsigned span = s / 16, kl = r2_index(n, s0, s, k);
+    if (!inverse) {
         UNROLLED
-        for (unsigned g = 0; g < nv / (2 * span); g++) {
-            const vtw w = tw_set1(zi[kl + blk * (s0 / s) + g]);
-            UNROLLED
-            for (unsigned v = 0; v < span; v++)
-                inv2(&x[2 * span * g + v], &x[2 * span * g + span + v], w, s == 32); /* strides 8, 32 */
-        }
+        for (unsigned v = 0; v < nv; v += 2) tail_fwd4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
     }
 }
 
-/* d = 4: everything after the radix-3 layers on blocks of 2 r2_first
- * coefficients held in registers (128 for n = 768, 64 for n = 1152). */
-static inline __attribute__((always_inline)) void blocks_fwd(const kpqc_ntruplus_params *p, int16_t *a,
-                                                             const unsigned n, const unsigned r3_layers,
-                                                             const unsigned r2_first) {
+/* d = 4: everything after the radix-3 layers (before them, inverse) on
+ * blocks of 2 r2_first coefficients held in registers (128 for n = 768, 64
+ * for n = 1152). */
+static inline __attribute__((always_inline)) void radix2_blocks(const kpqc_ntruplus_params *p, int16_t *a,
+                                                                const unsigned n, const unsigned r3_layers,
+                                                                const unsigned r2_first, const int inverse) {
     const unsigned nv = 2 * r2_first / 16, k = r3_layers == 2 ? 18 : 6;
     for (unsigned blk = 0; blk < n / (16 * nv); blk++) {
         int16_t *b = a + blk * 16 * nv;
         v16 x[8];
         UNROLLED
         for (unsigned v = 0; v < nv; v++) x[v] = vload(b + 16 * v);
-        radix2_block_fwd(x, n, r2_first, p->zetas, k, blk);
-        UNROLLED
-        for (unsigned v = 0; v < nv; v++) vstore(b + 16 * v, x[v]);
-    }
-}
-
-static inline __attribute__((always_inline)) void blocks_inv(const kpqc_ntruplus_params *p, int16_t *a,
-                                                             const unsigned n, const unsigned r3_layers,
-                                                             const unsigned r2_first) {
-    const unsigned nv = 2 * r2_first / 16, k = r3_layers == 2 ? 18 : 6;
-    for (unsigned blk = 0; blk < n / (16 * nv); blk++) {
-        int16_t *b = a + blk * 16 * nv;
-        v16 x[8];
-        UNROLLED
-        for (unsigned v = 0; v < nv; v++) x[v] = vload(b + 16 * v);
-        radix2_block_inv(x, n, r2_first, p->zinv, k, blk);
+        radix2_block(x, n, r2_first, inverse ? p->zinv : p->zetas, k, blk, inverse);
         UNROLLED
         for (unsigned v = 0; v < nv; v++) vstore(b + 16 * v, x[v]);
     }
@@ -541,10 +509,10 @@ static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_p
                                                            const unsigned n, const unsigned r3_layers,
                                                            const unsigned r2_first) {
     split_radix3_fwd(p, a, n);
-    if (r3_layers == 2) radix3_fwd(a, n, n / 18, p->zetas + 6);
+    if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zetas + 6, 0);
     /* unreduced so far, within the bounds of the portable transform */
     if (n != 864)
-        blocks_fwd(p, a, n, r3_layers, r2_first);
+        radix2_blocks(p, a, n, r3_layers, r2_first, 0);
     else
         tail_fwd864(a);
 }
@@ -563,11 +531,11 @@ static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplu
                                                               const unsigned r2_first) {
     /* the same indices as the forward transform's */
     if (n != 864)
-        blocks_inv(p, a, n, r3_layers, r2_first);
+        radix2_blocks(p, a, n, r3_layers, r2_first, 1);
     else
         tail_inv864(a);
-    if (r3_layers == 2) radix3_inv(a, n, n / 18, p->zinv + 6);
-    radix3_inv(a, n, n / 6, p->zinv + 2);
+    if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zinv + 6, 1);
+    radix3_layer(a, n, n / 6, p->zinv + 2, 1);
     split_inv(p, a, n);
 }
 
