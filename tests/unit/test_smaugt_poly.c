@@ -95,9 +95,10 @@ int main(void) {
              * is out of bounds (the sanitizer build reports it) */
             const uint8_t *src = bytes + sizeof bytes - bits * SMAUGT_N / 8;
             kpqc_smaugt_unpack_bits(want_v, src, bits);
+            for (unsigned i = 0; i < SMAUGT_N; i++) want_v[i] = (uint16_t)(want_v[i] << (16 - bits));
             for (size_t b = 0; b < nb; b++) {
                 if (!kpqc_backend_usable(backends[b])) continue;
-                ((const kpqc_smaugt_backend *)backends[b])->unpack_bits(got_v, src, bits);
+                ((const kpqc_smaugt_backend *)backends[b])->unpack_top(got_v, src, bits);
                 CHECK_MSG(memcmp(want_v, got_v, sizeof want_v) == 0, "%s unpack, %u bits", backends[b]->name, bits);
             }
         }
@@ -124,6 +125,31 @@ int main(void) {
                 CHECK_MSG(memcmp(want_b, dst, bits * SMAUGT_N / 8) == 0, "%s pack, %u bits", backends[b]->name, bits);
                 CHECK_MSG(got_b[sizeof got_b - 1] == 0xA5, "%s pack wrote past its %u bytes", backends[b]->name,
                           bits * SMAUGT_N / 8);
+            }
+        }
+    /* every backend's sampler of r against the portable one, every kind,
+     * random seeds, all-zero and all-ones; the seed bytes at the end of the
+     * buffer so that a read past them is out of bounds */
+    for (unsigned kind = SMAUGT_SPARSE_CBD3; kind <= SMAUGT_SPARSE_CBD4; kind++)
+        for (unsigned trial = 0; trial < 6; trial++) {
+            uint8_t bytes[4 * SMAUGT_N / 8];
+            int16_t want_r[SMAUGT_N], got_r[SMAUGT_N];
+            const size_t len = smaugt_cbd_width((enum smaugt_cbd)kind) * SMAUGT_N / 8;
+            const uint8_t *src = bytes + sizeof bytes - len;
+            kpqc_randombytes(&rng, bytes, sizeof bytes);
+            if (trial < 2) memset(bytes, trial ? 0xFF : 0x00, sizeof bytes);
+            kpqc_smaugt_cbd(want_r, src, (enum smaugt_cbd)kind);
+            unsigned nonzero = 0;
+            for (unsigned i = 0; i < SMAUGT_N; i++) {
+                CHECK(want_r[i] >= -1 && want_r[i] <= 1);
+                nonzero += want_r[i] != 0;
+            }
+            CHECK(trial != 0 || nonzero == 0);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                ((const kpqc_smaugt_backend *)backends[b])->cbd(got_r, src, (enum smaugt_cbd)kind);
+                CHECK_MSG(memcmp(want_r, got_r, sizeof want_r) == 0, "%s r sampler, kind %u, trial %u",
+                          backends[b]->name, kind, trial);
             }
         }
     /* every backend's Gaussian sampler against the portable one */

@@ -73,13 +73,18 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES],
 /* The Gaussian's bit-sliced part for 64 coefficients (80 bytes): the
  * magnitude's low and high bits and the sign bits. */
 void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]);
-/* r from the unpacked smaugt_cbd_width(kind)-bit fields of its seed bytes. */
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
+/* r from the smaugt_cbd_width(kind)-bit fields of its smaugt_cbd_seed_bytes
+ * seed bytes (cbd_fields: from the fields already unpacked). */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+void kpqc_smaugt_cbd_fields(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
 
 /* Packing (smaugt_pack.c): little-endian bit strings of `bits` per
  * coefficient; these are the portable kernels of the tables' unpack. */
 void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+/* kpqc_smaugt_unpack_bits with each value scaled to the top of its word
+ * (shifted left by 16 - bits), as ring elements are kept. */
+void kpqc_smaugt_unpack_top(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 /* Each value rounded from 16 bits to its top `bits` (add half a step,
  * keep the top bits, modulo 2^bits), then packed. */
 void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
@@ -111,21 +116,24 @@ typedef struct kpqc_smaugt_backend {
      * and constant time: no index or branch depends on s. */
     void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
                        unsigned rows, unsigned k, unsigned log_mod);
-    /* kpqc_smaugt_unpack_bits for 2 <= bits <= 11 (reads exactly
+    /* kpqc_smaugt_unpack_top for 2 <= bits <= 11 (reads exactly
      * 32 * bits bytes). */
-    void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+    void (*unpack_top)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
     /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
      * bits (kpqc_smaugt_pack_round), 2 <= bits <= 11. */
     void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
     /* kpqc_smaugt_gaussian. */
     void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
+    /* kpqc_smaugt_cbd. */
+    void (*cbd)(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
 /* AVX-512 reuses these */
-void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_unpack_top_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 #endif

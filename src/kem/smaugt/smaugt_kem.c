@@ -60,17 +60,12 @@ static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a
 
 static void unpack_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const smaugt_a_bytes *ab) {
     for (unsigned e = 0; e < p->k * p->k; e++) {
-        uint16_t *c = m->a[e / p->k][e % p->k].c;
-        be->unpack_bits(c, ab->out[e], p->log_q);
-        for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
+        be->unpack_top(m->a[e / p->k][e % p->k].c, ab->out[e], p->log_q);
     }
 }
 
 static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
-    for (unsigned i = 0; i < p->k; i++) {
-        be->unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
-        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] << (16 - p->log_q));
-    }
+    for (unsigned i = 0; i < p->k; i++) be->unpack_top(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
 }
 
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
@@ -157,6 +152,34 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     return KPQC_OK;
 }
 
+/* Four bits of a message to four 16-bit lanes of a word, bit j to the top
+ * of lane j: the product places copies of the nibble 15 bits apart, and
+ * copy j + 1 has bit j at bit 16 j + 15. */
+static uint64_t spread4(unsigned nibble) {
+    return (nibble * 0x1000200040008000u) & 0x8000800080008000u;
+}
+
+/* The top bits of four 16-bit lanes gathered into a nibble (the inverse of
+ * spread4): the product's partial sums land on distinct bits, the four
+ * wanted ones at 60..63. */
+static unsigned gather4(uint64_t tops) {
+    return (unsigned)(((tops & 0x8000800080008000u) * 0x0000200040008001u) >> 60);
+}
+
+/* The message's encoding, the starting value of c2: bit i as 2^15 in
+ * coefficient i, or for TiMER's D2 as 2^15 - 1 in coefficients i and
+ * i + 128.  Four coefficients per word step, no branch on the message. */
+static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t *mu) {
+    for (unsigned q = 0; q < 8 * p->msg_bytes / 4; q++) {
+        uint64_t w = spread4((mu[q / 2] >> (4 * (q % 2))) & 15u);
+        if (p->timer) w -= w >> 15; /* 2^15 -> 2^15 - 1 in each lane */
+        for (unsigned j = 0; j < 4; j++) {
+            c2[4 * q + j] = (uint16_t)(w >> (16 * j));
+            if (p->timer) c2[4 * q + j + SMAUGT_N / 2] = (uint16_t)(w >> (16 * j));
+        }
+    }
+}
+
 /* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
  * together with other things). */
 static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_matrix *a,
@@ -175,12 +198,7 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     }
     kpqc_smaugt_sponges(jobs, p->k);
     kpqc_wipe(in, sizeof in);
-    for (unsigned i = 0; i < p->k; i++) {
-        uint16_t field[SMAUGT_N];
-        be->unpack_bits(field, buf[i], smaugt_cbd_width(p->cbd));
-        kpqc_smaugt_cbd(r[i], field, p->cbd);
-        kpqc_wipe(field, sizeof field);
-    }
+    for (unsigned i = 0; i < p->k; i++) be->cbd(r[i], buf[i], p->cbd);
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
@@ -192,24 +210,10 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
         rows[p->k * p->k + i] = b[i].c;
     }
     memset(u, 0, p->k * sizeof u[0]);
-    uint16_t *c2 = u[p->k];
-    if (p->timer) {
-        /* D2: each of the 128 bits is put in coefficients i and i + 128. */
-        for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
-            uint16_t v = (uint16_t)(0x7FFFu & (0u - ((mu[i >> 3] >> (i & 7)) & 1u)));
-            c2[i] = c2[i + SMAUGT_N / 2] = v;
-        }
-    } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++) c2[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
-    }
+    encode(p, u[p->k], mu);
     be->matvec_acc(u, rows, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k, p->log_q);
 
-    uint8_t *out = ct;
-    for (unsigned i = 0; i < p->k; i++) {
-        be->pack_round(out, u[i], p->log_p);
-        out += p->log_p * SMAUGT_N / 8;
-    }
-    be->pack_round(out, c2, p->log_p2);
+    for (unsigned i = 0; i <= p->k; i++) be->pack_round(ct + i * p->log_p * SMAUGT_N / 8, u[i], i < p->k ? p->log_p : p->log_p2);
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);
@@ -227,11 +231,9 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     smaugt_poly d, c1[SMAUGT_KMAX];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     const uint16_t *rows[SMAUGT_KMAX];
-    be->unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
-    for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
+    be->unpack_top(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned i = 0; i < p->k; i++) {
-        be->unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1[i].c[c] = (uint16_t)(c1[i].c[c] << (16 - p->log_p));
+        be->unpack_top(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
         kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
         rows[i] = c1[i].c;
     }
@@ -243,9 +245,13 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
             t = (uint16_t)((uint16_t)(t - 0x7FFFu) >> 15);
             mu[i >> 3] |= (uint8_t)(t << (i & 7));
         }
-    } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++)
-            mu[i >> 3] |= (uint8_t)((((uint32_t)d.c[i] + 0x4000u) >> 15 & 1u) << (i & 7));
+    } else { /* bit i: the top bit of d_i + 2^14, four coefficients per step */
+        for (unsigned q = 0; q < SMAUGT_N / 4; q++) {
+            uint64_t x = 0;
+            for (unsigned j = 0; j < 4; j++) x |= (uint64_t)d.c[4 * q + j] << (16 * j);
+            const uint64_t sum = ((x & 0x7FFF7FFF7FFF7FFFu) + 0x4000400040004000u) ^ x; /* no carry across lanes */
+            mu[q / 2] |= (uint8_t)(gather4(sum) << (4 * (q % 2)));
+        }
     }
     kpqc_wipe(&d, sizeof d);
     kpqc_wipe(s, sizeof s);

@@ -73,34 +73,79 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a,
  * byte shuffle gives each 32-bit lane the three bytes its field touches,
  * a variable shift and a mask cut the field out.  The first 24 groups'
  * loads stay inside the input (23 bits + 16 <= 32 bits); the last 8 groups
- * are read from a zero-padded copy.
+ * are read from a zero-padded copy.  Each step's 16 fields go to emit(),
+ * so the callers' own per-coefficient work needs no second pass.
  */
-static inline __m256i unpack_group(const uint8_t *g, __m256i shuf, __m256i shift, __m256i mask) {
-    __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
-    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuf), shift), mask);
-}
+typedef struct {
+    __m256i shuf, shift, mask;
+} unpack_consts;
 
-void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
-    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16] = {0};
+static inline unpack_consts unpack_setup(unsigned bits) {
     uint8_t ctl[32];
     uint32_t off[8];
-    memcpy(tail, in + 24 * bits, 8 * bits);
     for (unsigned c = 0; c < 8; c++) {
         const unsigned first = c * bits / 8;
         for (unsigned t = 0; t < 3; t++) ctl[4 * c + t] = (uint8_t)(first + t);
         ctl[4 * c + 3] = 0x80; /* zero */
         off[c] = c * bits % 8;
     }
-    const __m256i shuf = _mm256_loadu_si256((const __m256i *)ctl), shift = _mm256_loadu_si256((const __m256i *)off);
-    const __m256i mask = _mm256_set1_epi32((1 << bits) - 1);
+    unpack_consts u = {_mm256_loadu_si256((const __m256i *)ctl), _mm256_loadu_si256((const __m256i *)off),
+                       _mm256_set1_epi32((1 << bits) - 1)};
+    return u;
+}
+
+static inline __m256i unpack_group(const uint8_t *g, const unpack_consts *u) {
+    __m256i x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)g));
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, u->shuf), u->shift), u->mask);
+}
+
+/* Fields 16 it .. 16 it + 15; tail holds the last 8 groups, zero-padded. */
+static inline __m256i unpack16(const uint8_t *in, const uint8_t *tail, unsigned it, unsigned bits,
+                               const unpack_consts *u) {
+    const uint8_t *g = it < 12 ? in + 2 * it * bits : tail + (2 * it - 24) * bits;
+    __m256i g0 = unpack_group(g, u), g1 = unpack_group(g + bits, u);
+    /* packus interleaves the halves: qwords g0 0-3, g1 0-3, g0 4-7, g1 4-7 */
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(g0, g1), 0xD8);
+}
+
+void kpqc_smaugt_unpack_top_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16] = {0};
+    const unpack_consts u = unpack_setup(bits);
+    const __m128i up = _mm_cvtsi32_si128((int)(16 - bits));
+    memcpy(tail, in + 24 * bits, 8 * bits);
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++)
+        _mm256_storeu_si256((__m256i *)(v + 16 * it), _mm256_sll_epi16(unpack16(in, tail, it, bits, &u), up));
+}
+
+/* kpqc_smaugt_cbd_fields on 16 fields a step, straight from the unpacking
+ * (the branch is on the public parameter set only). */
+void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind) {
+    uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16] = {0};
+    const unsigned bits = smaugt_cbd_width(kind);
+    const unpack_consts u = unpack_setup(bits);
+    const __m256i one = _mm256_set1_epi16(1);
+    memcpy(tail, buf + 24 * bits, 8 * bits);
     for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
-        const uint8_t *g = it < 12 ? in + 2 * it * bits : tail + (2 * it - 24) * bits;
-        __m256i g0 = unpack_group(g, shuf, shift, mask), g1 = unpack_group(g + bits, shuf, shift, mask);
-        /* packus interleaves the halves: qwords g0 0-3, g1 0-3, g0 4-7, g1 4-7 */
-        __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(g0, g1), 0xD8);
-        _mm256_storeu_si256((__m256i *)(v + 16 * it), w);
+        const __m256i f = unpack16(buf, tail, it, bits, &u);
+        __m256i x;
+        if (kind == SMAUGT_CBD1) { /* b0 - b1 */
+            x = _mm256_sub_epi16(_mm256_and_si256(f, one), _mm256_and_si256(_mm256_srli_epi16(f, 1), one));
+        } else { /* non-zero nz, negated by the sign bit sg: nz - 2 (nz & sg) */
+            __m256i nz, sg;
+            if (kind == SMAUGT_SPARSE_CBD3) {
+                nz = _mm256_and_si256(_mm256_and_si256(f, _mm256_srli_epi16(f, 1)), one);
+                sg = _mm256_srli_epi16(f, 2);
+            } else {
+                nz = _mm256_and_si256(_mm256_and_si256(_mm256_or_si256(f, _mm256_srli_epi16(f, 1)), _mm256_srli_epi16(f, 2)),
+                                      one);
+                sg = _mm256_srli_epi16(f, 3);
+            }
+            const __m256i neg = _mm256_and_si256(nz, sg);
+            x = _mm256_sub_epi16(nz, _mm256_add_epi16(neg, neg));
+        }
+        _mm256_storeu_si256((__m256i *)(r + 16 * it), x);
     }
-    kpqc_wipe(tail, sizeof tail); /* r's seed bytes pass through here */
+    kpqc_wipe(tail, sizeof tail); /* r's seed bytes */
 }
 
 /*
@@ -171,5 +216,5 @@ void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BY
 }
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2,
-                                                  kpqc_smaugt_unpack_bits_avx2, kpqc_smaugt_pack_round_avx2,
-                                                  kpqc_smaugt_gaussian_avx2};
+                                                  kpqc_smaugt_unpack_top_avx2, kpqc_smaugt_pack_round_avx2,
+                                                  kpqc_smaugt_gaussian_avx2, kpqc_smaugt_cbd_avx2};

@@ -2,7 +2,7 @@
  * AVX-512 kernels: the exact product by two NTTs (smaugt_ntt_core.h) with
  * both primes in one register, 7681 in the low sixteen 16-bit lanes and
  * 10753 in the high sixteen, so each transform, pointwise product and
- * reduction serves both primes at once.  Packing, unpacking and the Gaussian sampler are
+ * reduction serves both primes at once.  Packing, unpacking and the samplers are
  * AVX2's.
  */
 #include "common/ct.h"
@@ -70,5 +70,6 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *
 }
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
-                                                        matvec_acc_avx512, kpqc_smaugt_unpack_bits_avx2,
-                                                        kpqc_smaugt_pack_round_avx2, kpqc_smaugt_gaussian_avx2};
+                                                        matvec_acc_avx512, kpqc_smaugt_unpack_top_avx2,
+                                                        kpqc_smaugt_pack_round_avx2, kpqc_smaugt_gaussian_avx2,
+                                                        kpqc_smaugt_cbd_avx2};
