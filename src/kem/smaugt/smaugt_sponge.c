@@ -48,14 +48,17 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
      * portable level), only the busy lanes are permuted, one at a time. */
     const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
     void (*f1600)(uint64_t s[25]) = x4->info.needs == 0 ? kpqc_keccak_select_backend()->f1600 : NULL;
-    unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0};
+    unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0}, used[4] = {0};
     size_t off[4] = {0}; /* input bytes absorbed, then output bytes squeezed */
     unsigned next = 0;
+    memset(s, 0, sizeof s); /* whole rows at once; a lane is cleared alone only when it takes a second job */
     for (;;) {
         unsigned active = 0;
         for (unsigned j = 0; j < 4; j++) {
             if (state[j] == LANE_IDLE && next < n) {
-                for (unsigned i = 0; i < 25; i++) s[i][j] = 0;
+                if (used[j])
+                    for (unsigned i = 0; i < 25; i++) s[i][j] = 0;
+                used[j] = 1;
                 job[j] = next++;
                 state[j] = LANE_ABSORB;
                 off[j] = 0;
