@@ -54,19 +54,29 @@ int main(void) {
     static uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N], want[ROWS_MAX][SMAUGT_N], got[ROWS_MAX][SMAUGT_N],
         start[ROWS_MAX][SMAUGT_N];
     static int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    static uint8_t packed[ROWS_MAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
     for (unsigned trial = 0; trial < 120; trial++) {
         const unsigned k = 1 + trial % SMAUGT_KMAX, log_mod = log_mods[trial % 7];
         const unsigned rows = (trial / 4) % 3 == 0 ? k : (trial / 4) % 3 == 1 ? k + 1 : 1;
         fill(trial < 8 ? 1 + trial % 3 : trial % 4, &rng, log_mod, a, s, start);
-        const uint16_t *ptr[ROWS_MAX * SMAUGT_KMAX];
-        for (unsigned p = 0; p < rows * k; p++) ptr[p] = a[p];
+        /* the kernels take each row packed, log_mod bits a coefficient,
+         * ending where its buffer ends (a read past it is out of bounds
+         * for the sanitizer build on the last row) */
+        const uint8_t *ptr[ROWS_MAX * SMAUGT_KMAX];
+        for (unsigned p = 0; p < rows * k; p++) {
+            uint16_t v[SMAUGT_N];
+            uint8_t *dst = packed[p] + sizeof packed[p] - log_mod * SMAUGT_N / 8;
+            for (unsigned i = 0; i < SMAUGT_N; i++) v[i] = (uint16_t)(a[p][i] >> (16 - log_mod));
+            kpqc_smaugt_pack_bits(dst, v, log_mod);
+            ptr[p] = dst;
+        }
         memcpy(want, start, sizeof want);
         for (unsigned i = 0; i < rows; i++)
             for (unsigned j = 0; j < k; j++) schoolbook(want[i], a[i * k + j], s[j]);
         for (size_t b = 0; b < nb; b++) {
             if (!kpqc_backend_usable(backends[b])) continue;
             memcpy(got, start, sizeof got);
-            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, (const int16_t (*)[SMAUGT_N])s, rows, k, log_mod);
+            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, log_mod, (const int16_t (*)[SMAUGT_N])s, rows, k);
             CHECK_MSG(memcmp(want, got, sizeof want) == 0, "%s product, trial %u (k %u, rows %u, log_mod %u)",
                       backends[b]->name, trial, k, rows, log_mod);
         }

@@ -110,12 +110,14 @@ typedef struct kpqc_smaugt_backend {
     kpqc_backend_info info;
     /* out[i] += sum_{j < k} a[i k + j] * s[j] for i < rows, in
      * Z_{2^16}[x]/(x^256 + 1): a matrix of public polynomials times a
-     * vector of secret ones.  Every coefficient of a holds a value modulo
-     * 2^log_mod scaled to the top (log_mod <= 11), every coefficient of s
-     * is in [-2, 1] (any 2-bit secret encoding), k <= SMAUGT_KMAX.  Exact,
-     * and constant time: no index or branch depends on s. */
-    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
-                       unsigned rows, unsigned k, unsigned log_mod);
+     * vector of secret ones.  Each a[i k + j] is a public packed string of
+     * 32 log_mod bytes (kpqc_smaugt_unpack_top's input, log_mod <= 11):
+     * a polynomial modulo 2^log_mod, scaled to the top as every ring
+     * element here; every coefficient of s is in [-2, 1] (any 2-bit secret
+     * encoding), k <= SMAUGT_KMAX.  Exact, and constant time: no index or
+     * branch depends on s. */
+    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, unsigned log_mod,
+                       const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k);
     /* kpqc_smaugt_unpack_top for 2 <= bits <= 11 (reads exactly
      * 32 * bits bytes). */
     void (*unpack_top)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);

@@ -22,10 +22,6 @@ const smaugt_params kpqc_smaugt3_params = {3, 11, 9, 4, 88, SMAUGT_CBD1, 32, 0};
 const smaugt_params kpqc_smaugt5_params = {4, 11, 9, 7, 87, SMAUGT_SPARSE_CBD4, 32, 0};
 const smaugt_params kpqc_timer_params = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16, 1};
 
-typedef struct {
-    smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
-} smaugt_matrix;
-
 static smaugt_sponge_job sponge_job(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen, unsigned rate,
                                      uint8_t dsep) {
     smaugt_sponge_job j = {in, inlen, out, outlen, rate, dsep};
@@ -42,7 +38,8 @@ static void tag_seed(smaugt_tagged_seed in, const uint8_t seed[SMAUGT_SEED_BYTES
 }
 
 /* A's bytes: entry (i, j) is SHAKE128(A-seed || i || j), log_q bits per
- * coefficient; a_jobs queues the k^2 hashes, unpack_a decodes them. */
+ * coefficient; a_jobs queues the k^2 hashes.  The product kernels read
+ * the packed entries as they are, like b in pk and c1 in ct. */
 typedef struct {
     smaugt_tagged_seed in[SMAUGT_KMAX * SMAUGT_KMAX];
     uint8_t out[SMAUGT_KMAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
@@ -58,22 +55,11 @@ static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a
     return p->k * p->k;
 }
 
-static void unpack_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const smaugt_a_bytes *ab) {
-    for (unsigned e = 0; e < p->k * p->k; e++) {
-        be->unpack_top(m->a[e / p->k][e % p->k].c, ab->out[e], p->log_q);
-    }
-}
-
-static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
-    for (unsigned i = 0; i < p->k; i++) be->unpack_top(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
-}
-
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
     uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     smaugt_poly b[SMAUGT_KMAX];
-    smaugt_matrix a;
     kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
 
     /* Every hash of the key at once: the secret's SHAKE256(seed || ik ||
@@ -94,7 +80,6 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     }
     n += a_jobs(p, jobs + n, &ab, ext + SMAUGT_SEED_BYTES);
     kpqc_smaugt_sponges(jobs, n);
-    unpack_a(p, be, &a, &ab);
 
     /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
      * is retried with the next counter. */
@@ -128,11 +113,10 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
 
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];
-    const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
+    const uint8_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
     memset(as, 0, sizeof as);
-    for (unsigned i = 0; i < p->k; i++)
-        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
-    be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
+    for (unsigned e = 0; e < p->k * p->k; e++) rows[e] = ab.out[e];
+    be->matvec_acc(as, rows, p->log_q, (const int16_t (*)[SMAUGT_N])s, p->k, p->k);
     for (unsigned i = 0; i < p->k; i++) {
         be->gaussian(&b[i], e_buf[i], p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
@@ -209,12 +193,10 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
 
 /* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
  * together with other things). */
-static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_matrix *a,
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_a_bytes *a,
                        const uint8_t *pk, const uint8_t *mu, const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
-    smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
     uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
-    unpack_b(p, be, b, pk + SMAUGT_SEED_BYTES);
 
     /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
     smaugt_tagged_seed in[SMAUGT_KMAX];
@@ -231,14 +213,14 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
      * c2 = round_p'(encode(mu) + <b, r>). */
     uint16_t u[SMAUGT_KMAX + 1][SMAUGT_N];
-    const uint16_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
+    const uint8_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->a[j][i].c;
-        rows[p->k * p->k + i] = b[i].c;
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->out[j * p->k + i];
+        rows[p->k * p->k + i] = pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8;
     }
     memset(u, 0, p->k * sizeof u[0]);
     encode(p, u[p->k], mu);
-    be->matvec_acc(u, rows, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k, p->log_q);
+    be->matvec_acc(u, rows, p->log_q, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k);
 
     for (unsigned i = 0; i <= p->k; i++) be->pack_round(ct + i * p->log_p * SMAUGT_N / 8, u[i], i < p->k ? p->log_p : p->log_p2);
 
@@ -255,16 +237,15 @@ static uint16_t flip_abs(uint16_t x) {
 }
 
 static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
-    smaugt_poly d, c1[SMAUGT_KMAX];
+    smaugt_poly d;
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
-    const uint16_t *rows[SMAUGT_KMAX];
+    const uint8_t *rows[SMAUGT_KMAX];
     be->unpack_top(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned i = 0; i < p->k; i++) {
-        be->unpack_top(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
         kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
-        rows[i] = c1[i].c;
+        rows[i] = ct + i * p->log_p * SMAUGT_N / 8;
     }
-    be->matvec_acc(&d.c, rows, (const int16_t (*)[SMAUGT_N])s, 1, p->k, p->log_p);
+    be->matvec_acc(&d.c, rows, p->log_p, (const int16_t (*)[SMAUGT_N])s, 1, p->k);
     memset(mu, 0, p->msg_bytes);
     if (p->timer) {
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
@@ -298,26 +279,24 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
 }
 
 /* The hashes of pk (and of ct, for decapsulation) with A's, in one queue. */
-static void hash_with_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *a, const uint8_t *pk,
-                        uint8_t hpk[32], const uint8_t *ct, uint8_t hct[32]) {
+static void hash_with_a(const smaugt_params *p, smaugt_a_bytes *ab, const uint8_t *pk, uint8_t hpk[32],
+                        const uint8_t *ct, uint8_t hct[32]) {
     smaugt_sponge_job jobs[2 + SMAUGT_KMAX * SMAUGT_KMAX];
-    smaugt_a_bytes ab;
     unsigned n = 0;
     jobs[n++] = sponge_job(pk, smaugt_pk_bytes(p), hpk, 32, KPQC_SHA3_256_RATE, 0x06);
     if (ct != NULL) jobs[n++] = sponge_job(ct, smaugt_ct_bytes(p), hct, 32, KPQC_SHA3_256_RATE, 0x06);
-    n += a_jobs(p, jobs + n, &ab, pk);
+    n += a_jobs(p, jobs + n, ab, pk);
     kpqc_smaugt_sponges(jobs, n);
-    unpack_a(p, be, a, &ab);
 }
 
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
-    smaugt_matrix a;
+    smaugt_a_bytes a;
     int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
     /* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
-    hash_with_a(p, be, &a, pk, in + p->msg_bytes, NULL, NULL);
+    hash_with_a(p, &a, pk, in + p->msg_bytes, NULL, NULL);
     kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
     indcpa_enc(p, be, ct, &a, pk, in, seeds);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
@@ -332,12 +311,12 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
-    smaugt_matrix a;
+    smaugt_a_bytes a;
 
     /* SHA3-256(pk) and SHA3-256(ct) while A is expanded; then mu', and
      * side by side (r-seed || K) = SHAKE256(mu' || SHA3-256(pk)) and the
      * rejection key SHAKE256(d || SHA3-256(ct)). */
-    hash_with_a(p, be, &a, pk, in + p->msg_bytes, ct, rin + 32);
+    hash_with_a(p, &a, pk, in + p->msg_bytes, ct, rin + 32);
     memcpy(rin, d, 32);
     indcpa_dec(p, be, in, sk, ct);
     smaugt_sponge_job jobs[2] = {sponge_job(in, p->msg_bytes + 32, seeds, sizeof seeds, KPQC_SHAKE256_RATE, 0x1f),

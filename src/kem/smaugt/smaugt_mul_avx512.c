@@ -9,6 +9,7 @@
 #include "common/x86_intrin.h"
 #include "smaugt.h"
 #include "smaugt_ntt.h"
+#include "smaugt_unpack_avx2.h"
 
 typedef __m512i vec;
 #define NTT_CONSTS smaugt_ntt_consts32
@@ -38,11 +39,12 @@ static inline void exchange_halves(vec c, vec d, vec *lo, vec *hi) {
 #include "smaugt_ntt_core.h"
 #include "smaugt_ntt_crt.h"
 
-static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
-                              unsigned rows, unsigned k, unsigned log_mod) {
+static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, unsigned log_mod,
+                              const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k) {
     const NTT_CONSTS *c = &kpqc_smaugt_ntt32;
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
     vec sh[SMAUGT_KMAX][16], shq[SMAUGT_KMAX][16], acc[16], x[16];
+    __m256i row[16];
 
     for (unsigned j = 0; j < k; j++) {
         for (unsigned i = 0; i < 16; i++)
@@ -51,9 +53,8 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint16_t *const *
     }
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned j = 0; j < k; j++) {
-            for (unsigned i = 0; i < 16; i++)
-                x[i] = _mm512_sra_epi16(
-                    _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(a[r * k + j] + 16 * i))), shift);
+            unpack_row(row, a[r * k + j], log_mod);
+            for (unsigned i = 0; i < 16; i++) x[i] = _mm512_broadcast_i64x4(row[i]);
             ntt_forward(x, c);
             pointwise_acc(acc, x, sh[j], shq[j], j, k, c);
         }
