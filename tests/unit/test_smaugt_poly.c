@@ -137,6 +137,22 @@ int main(void) {
                           bits * SMAUGT_N / 8);
             }
         }
+    /* the secret's 2-bit fields, every byte value: field f is 1 - f, and
+     * the packing of {-1, 0, 1} round-trips */
+    for (unsigned trial = 0; trial < 4; trial++) {
+        uint8_t bytes[SMAUGT_SKPOLY_BYTES], back[SMAUGT_SKPOLY_BYTES];
+        int16_t sv[SMAUGT_N];
+        for (unsigned i = 0; i < SMAUGT_SKPOLY_BYTES; i++) bytes[i] = (uint8_t)(64 * trial + i);
+        kpqc_smaugt_unpack_secret(sv, bytes);
+        for (unsigned i = 0; i < SMAUGT_N; i++)
+            CHECK_MSG(sv[i] == 1 - ((bytes[i / 4] >> (2 * (i % 4))) & 3), "secret field %u of byte %u", i % 4,
+                      bytes[i / 4]);
+        for (unsigned i = 0; i < SMAUGT_N; i++) sv[i] = (int16_t)((int)((i * 7u) % 3) - 1);
+        kpqc_smaugt_pack_secret(back, sv);
+        int16_t sv2[SMAUGT_N];
+        kpqc_smaugt_unpack_secret(sv2, back);
+        CHECK(memcmp(sv, sv2, sizeof sv) == 0);
+    }
     /* every backend's sampler of r against the portable one, every kind,
      * random seeds, all-zero and all-ones; the seed bytes at the end of the
      * buffer so that a read past them is out of bounds */

@@ -150,28 +150,6 @@ static unsigned gather4(uint64_t tops) {
     return (unsigned)(((tops & 0x8000800080008000u) * 0x0000200040008001u) >> 60);
 }
 
-/* Four 16-bit coefficients as one little-endian word: a plain copy on a
- * little-endian host. */
-static void store4(uint16_t *c, uint64_t w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(c, &w, sizeof w);
-#else
-    for (unsigned j = 0; j < 4; j++) c[j] = (uint16_t)(w >> (16 * j));
-#endif
-}
-
-static uint64_t load4(const uint16_t *c) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-#else
-    uint64_t w = 0;
-    for (unsigned j = 0; j < 4; j++) w |= (uint64_t)c[j] << (16 * j);
-    return w;
-#endif
-}
-
 /* The message's encoding, the starting value of c2: bit i as 2^15 in
  * coefficient i, or for TiMER's D2 as 2^15 - 1 in coefficients i and
  * i + 128.  Four coefficients per word, no branch on the message. */
@@ -180,13 +158,13 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
         for (unsigned q = 0; q < SMAUGT_N / 8; q++) {
             uint64_t w = spread4((mu[q / 2] >> (4 * (q % 2))) & 15u);
             w -= w >> 15; /* 2^15 -> 2^15 - 1 in each lane */
-            store4(c2 + 4 * q, w);
-            store4(c2 + 4 * q + SMAUGT_N / 2, w);
+            smaugt_store4(c2 + 4 * q, w);
+            smaugt_store4(c2 + 4 * q + SMAUGT_N / 2, w);
         }
     } else {
         for (unsigned i = 0; i < SMAUGT_N / 8; i++) {
-            store4(c2 + 8 * i, spread4(mu[i] & 15u));
-            store4(c2 + 8 * i + 4, spread4(mu[i] >> 4));
+            smaugt_store4(c2 + 8 * i, spread4(mu[i] & 15u));
+            smaugt_store4(c2 + 8 * i + 4, spread4(mu[i] >> 4));
         }
     }
 }
@@ -255,7 +233,7 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
         }
     } else { /* bit i: the top bit of d_i + 2^14, four coefficients per step */
         for (unsigned q = 0; q < SMAUGT_N / 4; q++) {
-            const uint64_t x = load4(d.c + 4 * q);
+            const uint64_t x = smaugt_load4(d.c + 4 * q);
             const uint64_t sum = ((x & 0x7FFF7FFF7FFF7FFFu) + 0x4000400040004000u) ^ x; /* no carry across lanes */
             mu[q / 2] |= (uint8_t)(gather4(sum) << (4 * (q % 2)));
         }
