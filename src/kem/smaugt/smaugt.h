@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "common/cpu.h"
 
@@ -42,28 +41,6 @@ typedef struct smaugt_params {
 typedef struct {
     uint16_t c[SMAUGT_N];
 } smaugt_poly;
-
-/* Four 16-bit coefficients as one little-endian word, the unit of the
- * portable word-at-a-time code: a plain copy on a little-endian host. */
-static inline void smaugt_store4(uint16_t *c, uint64_t w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(c, &w, sizeof w);
-#else
-    for (unsigned j = 0; j < 4; j++) c[j] = (uint16_t)(w >> (16 * j));
-#endif
-}
-
-static inline uint64_t smaugt_load4(const uint16_t *c) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t w;
-    memcpy(&w, c, sizeof w);
-    return w;
-#else
-    uint64_t w = 0;
-    for (unsigned j = 0; j < 4; j++) w |= (uint64_t)c[j] << (16 * j);
-    return w;
-#endif
-}
 
 static inline size_t smaugt_pk_bytes(const smaugt_params *p) {
     return SMAUGT_SEED_BYTES + p->k * p->log_q * SMAUGT_N / 8;

@@ -136,11 +136,34 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     return KPQC_OK;
 }
 
+/* Four 16-bit coefficients as one little-endian word, the unit of the
+ * message's word-at-a-time coding: a plain copy on a little-endian host. */
+static void store4(uint16_t *c, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(c, &w, sizeof w);
+#else
+    for (unsigned j = 0; j < 4; j++) c[j] = (uint16_t)(w >> (16 * j));
+#endif
+}
+
+static uint64_t load4(const uint16_t *c) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+#else
+    uint64_t w = 0;
+    for (unsigned j = 0; j < 4; j++) w |= (uint64_t)c[j] << (16 * j);
+    return w;
+#endif
+}
+
 /* Four bits of a message to four 16-bit lanes of a word, bit j to the top
- * of lane j: the product places copies of the nibble 15 bits apart, and
- * copy j + 1 has bit j at bit 16 j + 15. */
+ * of lane j: copies of the nibble 15 bits apart, and copy j + 1 has bit j
+ * at bit 16 j + 15. */
 static uint64_t spread4(unsigned nibble) {
-    return (nibble * 0x1000200040008000u) & 0x8000800080008000u;
+    const uint64_t x = nibble;
+    return (x << 15 | x << 30 | x << 45 | x << 60) & 0x8000800080008000u;
 }
 
 /* The top bits of four 16-bit lanes gathered into a nibble (the inverse of
@@ -158,13 +181,13 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
         for (unsigned q = 0; q < SMAUGT_N / 8; q++) {
             uint64_t w = spread4((mu[q / 2] >> (4 * (q % 2))) & 15u);
             w -= w >> 15; /* 2^15 -> 2^15 - 1 in each lane */
-            smaugt_store4(c2 + 4 * q, w);
-            smaugt_store4(c2 + 4 * q + SMAUGT_N / 2, w);
+            store4(c2 + 4 * q, w);
+            store4(c2 + 4 * q + SMAUGT_N / 2, w);
         }
     } else {
         for (unsigned i = 0; i < SMAUGT_N / 8; i++) {
-            smaugt_store4(c2 + 8 * i, spread4(mu[i] & 15u));
-            smaugt_store4(c2 + 8 * i + 4, spread4(mu[i] >> 4));
+            store4(c2 + 8 * i, spread4(mu[i] & 15u));
+            store4(c2 + 8 * i + 4, spread4(mu[i] >> 4));
         }
     }
 }
@@ -233,7 +256,7 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
         }
     } else { /* bit i: the top bit of d_i + 2^14, four coefficients per step */
         for (unsigned q = 0; q < SMAUGT_N / 4; q++) {
-            const uint64_t x = smaugt_load4(d.c + 4 * q);
+            const uint64_t x = load4(d.c + 4 * q);
             const uint64_t sum = ((x & 0x7FFF7FFF7FFF7FFFu) + 0x4000400040004000u) ^ x; /* no carry across lanes */
             mu[q / 2] |= (uint8_t)(gather4(sum) << (4 * (q % 2)));
         }

@@ -52,14 +52,7 @@ void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[S
     }
 }
 
-/* A byte's four fields f to four 16-bit lanes at once: the product puts
- * copies of the byte 14 bits apart, so field j lands at bit 16 j; then
- * 1 - f in two's complement is f ^ 1 in the low two bits and ones above
- * them when f >= 2. */
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]) {
-    const uint64_t lsb = 0x0001000100010001u;
-    for (unsigned i = 0; i < SMAUGT_SKPOLY_BYTES; i++) {
-        const uint64_t f = (in[i] * 0x0000040010004001u) & 0x0003000300030003u;
-        smaugt_store4((uint16_t *)(s + 4 * i), (f ^ lsb) | ((f >> 1) & lsb) * 0xFFFCu);
-    }
+    for (unsigned i = 0; i < SMAUGT_SKPOLY_BYTES; i++)
+        for (unsigned j = 0; j < 4; j++) s[4 * i + j] = (int16_t)(1 - ((in[i] >> (2 * j)) & 3));
 }
