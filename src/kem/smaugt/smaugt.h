@@ -23,6 +23,10 @@
  * (k = 4, log_p = 9, log_p' = 7), the longest. */
 #define SMAUGT_LOG_Q_MAX 11
 #define SMAUGT_CT_MAX_BYTES ((SMAUGT_KMAX * 9 + 7) * SMAUGT_N / 8)
+/* The rows of a vector kernel's table of constants per bit width: row
+ * b - 2 given by M(b), for the widths 2 <= b <= 11 the kernels take. */
+#define SMAUGT_WIDTHS 10
+#define SMAUGT_WIDTH_TABLE(M) M(2), M(3), M(4), M(5), M(6), M(7), M(8), M(9), M(10), M(11)
 
 /* How the ephemeral secret r is sampled from its 3N/8, N/4 or N/2 seed bytes. */
 enum smaugt_cbd { SMAUGT_SPARSE_CBD3, SMAUGT_CBD1, SMAUGT_SPARSE_CBD4 };

@@ -56,16 +56,12 @@ typedef struct {
     {UNPACK_SHUF1(b, 0), UNPACK_SHUF1(b, 1), UNPACK_SHUF1(b, 2), UNPACK_SHUF1(b, 3),                          \
      UNPACK_SHUF1(b, 4), UNPACK_SHUF1(b, 5), UNPACK_SHUF1(b, 6), UNPACK_SHUF1(b, 7)}
 #define UNPACK_OFF(b) {0, (b) % 8, 2 * (b) % 8, 3 * (b) % 8, 4 * (b) % 8, 5 * (b) % 8, 6 * (b) % 8, 7 * (b) % 8}
-static const _Alignas(32) uint8_t unpack_shuf[12][32] = {
-    {0}, {0}, UNPACK_SHUF(2), UNPACK_SHUF(3), UNPACK_SHUF(4), UNPACK_SHUF(5),
-    UNPACK_SHUF(6), UNPACK_SHUF(7), UNPACK_SHUF(8), UNPACK_SHUF(9), UNPACK_SHUF(10), UNPACK_SHUF(11)};
-static const _Alignas(32) uint32_t unpack_off[12][8] = {
-    {0}, {0}, UNPACK_OFF(2), UNPACK_OFF(3), UNPACK_OFF(4), UNPACK_OFF(5),
-    UNPACK_OFF(6), UNPACK_OFF(7), UNPACK_OFF(8), UNPACK_OFF(9), UNPACK_OFF(10), UNPACK_OFF(11)};
+static const _Alignas(32) uint8_t unpack_shuf[SMAUGT_WIDTHS][32] = {SMAUGT_WIDTH_TABLE(UNPACK_SHUF)};
+static const _Alignas(32) uint32_t unpack_off[SMAUGT_WIDTHS][8] = {SMAUGT_WIDTH_TABLE(UNPACK_OFF)};
 
 static inline unpack_consts unpack_setup(unsigned bits) {
-    unpack_consts u = {_mm256_load_si256((const __m256i *)unpack_shuf[bits]),
-                       _mm256_load_si256((const __m256i *)unpack_off[bits]), _mm256_set1_epi32((1 << bits) - 1)};
+    unpack_consts u = {_mm256_load_si256((const __m256i *)unpack_shuf[bits - 2]),
+                       _mm256_load_si256((const __m256i *)unpack_off[bits - 2]), _mm256_set1_epi32((1 << bits) - 1)};
     return u;
 }
 
@@ -186,20 +182,16 @@ void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_c
 #define PACK_CTL(b) {{PACK_CTL16(b, 0), PACK_CTL16(b, 0)}, {PACK_CTL16(b, 1), PACK_CTL16(b, 1)}, \
                      {PACK_CTL16(b, 2), PACK_CTL16(b, 2)}, {PACK_CTL16(b, 3), PACK_CTL16(b, 3)}}
 #define PACK_OFF(b) {0, 2 * (b) % 8, 4 * (b) % 8, 6 * (b) % 8, 0, 2 * (b) % 8, 4 * (b) % 8, 6 * (b) % 8}
-static const _Alignas(32) uint8_t pack_ctl[12][4][32] = {
-    {{0}}, {{0}}, PACK_CTL(2), PACK_CTL(3), PACK_CTL(4), PACK_CTL(5),
-    PACK_CTL(6), PACK_CTL(7), PACK_CTL(8), PACK_CTL(9), PACK_CTL(10), PACK_CTL(11)};
-static const _Alignas(32) uint32_t pack_off[12][8] = {
-    {0}, {0}, PACK_OFF(2), PACK_OFF(3), PACK_OFF(4), PACK_OFF(5),
-    PACK_OFF(6), PACK_OFF(7), PACK_OFF(8), PACK_OFF(9), PACK_OFF(10), PACK_OFF(11)};
+static const _Alignas(32) uint8_t pack_ctl[SMAUGT_WIDTHS][4][32] = {SMAUGT_WIDTH_TABLE(PACK_CTL)};
+static const _Alignas(32) uint32_t pack_off[SMAUGT_WIDTHS][8] = {SMAUGT_WIDTH_TABLE(PACK_OFF)};
 
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
     uint8_t tail[8 * SMAUGT_LOG_Q_MAX + 16];
-    const __m256i shift = _mm256_load_si256((const __m256i *)pack_off[bits]);
-    const __m256i c0 = _mm256_load_si256((const __m256i *)pack_ctl[bits][0]);
-    const __m256i c1 = _mm256_load_si256((const __m256i *)pack_ctl[bits][1]);
-    const __m256i c2 = _mm256_load_si256((const __m256i *)pack_ctl[bits][2]);
-    const __m256i c3 = _mm256_load_si256((const __m256i *)pack_ctl[bits][3]);
+    const __m256i shift = _mm256_load_si256((const __m256i *)pack_off[bits - 2]);
+    const __m256i c0 = _mm256_load_si256((const __m256i *)pack_ctl[bits - 2][0]);
+    const __m256i c1 = _mm256_load_si256((const __m256i *)pack_ctl[bits - 2][1]);
+    const __m256i c2 = _mm256_load_si256((const __m256i *)pack_ctl[bits - 2][2]);
+    const __m256i c3 = _mm256_load_si256((const __m256i *)pack_ctl[bits - 2][3]);
     const __m256i half = _mm256_set1_epi16((int16_t)(1 << (15 - bits)));
     const __m256i pair = _mm256_set1_epi32((int)((1u << bits) << 16 | 1u)); /* x[2i] + x[2i+1] 2^bits */
     const __m128i down = _mm_cvtsi32_si128((int)(16 - bits));

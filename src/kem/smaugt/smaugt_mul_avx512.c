@@ -61,16 +61,12 @@ static inline void exchange_halves(vec c, vec d, vec *lo, vec *hi) {
     (char)(ROW_O(b, q) + 3 * (b)), (char)(ROW_O(b, q) + 3 * (b) + 8)
 #define ROW_SHIFT(b) {ROW_SHIFT8(b, 0), ROW_SHIFT8(b, 1), ROW_SHIFT8(b, 2), ROW_SHIFT8(b, 3), \
                       ROW_SHIFT8(b, 4), ROW_SHIFT8(b, 5), ROW_SHIFT8(b, 6), ROW_SHIFT8(b, 7)}
-static const _Alignas(64) char row_perm[12][64] = {
-    {0}, {0}, ROW_PERM(2), ROW_PERM(3), ROW_PERM(4), ROW_PERM(5),
-    ROW_PERM(6), ROW_PERM(7), ROW_PERM(8), ROW_PERM(9), ROW_PERM(10), ROW_PERM(11)};
-static const _Alignas(64) char row_shift[12][64] = {
-    {0}, {0}, ROW_SHIFT(2), ROW_SHIFT(3), ROW_SHIFT(4), ROW_SHIFT(5),
-    ROW_SHIFT(6), ROW_SHIFT(7), ROW_SHIFT(8), ROW_SHIFT(9), ROW_SHIFT(10), ROW_SHIFT(11)};
+static const _Alignas(64) char row_perm[SMAUGT_WIDTHS][64] = {SMAUGT_WIDTH_TABLE(ROW_PERM)};
+static const _Alignas(64) char row_shift[SMAUGT_WIDTHS][64] = {SMAUGT_WIDTH_TABLE(ROW_SHIFT)};
 
 static inline void unpack_row(vec x[16], const uint8_t *in, unsigned bits) {
-    const __m512i perm = _mm512_load_si512((const void *)row_perm[bits]);
-    const __m512i ctl = _mm512_load_si512((const void *)row_shift[bits]);
+    const __m512i perm = _mm512_load_si512((const void *)row_perm[bits - 2]);
+    const __m512i ctl = _mm512_load_si512((const void *)row_shift[bits - 2]);
     const __m128i up = _mm_cvtsi32_si128((int)(16 - bits));
     for (unsigned m = 0; m < SMAUGT_N / 32; m++) {
         const unsigned start = 4 * m * bits, left = 32 * bits - start;
