@@ -106,10 +106,11 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, 
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned j = 0; j < k; j++) {
             unpack_row(row, a[r * k + j], log_mod);
+            memcpy(x, row, sizeof x); /* the first prime transforms a copy, the second the row itself */
+            vec *in[2] = {x, row};
             for (unsigned p = 0; p < 2; p++) {
-                memcpy(x, row, sizeof x);
-                ntt_forward(x, primes[p]);
-                pointwise_acc(acc[p], x, sh[j][p], shq[j][p], j, k, primes[p]);
+                ntt_forward(in[p], primes[p]);
+                pointwise_acc(acc[p], in[p], sh[j][p], shq[j][p], j, k, primes[p]);
             }
         }
         for (unsigned p = 0; p < 2; p++) ntt_inverse(acc[p], primes[p]);
