@@ -137,8 +137,8 @@ int main(void) {
                           bits * SMAUGT_N / 8);
             }
         }
-    /* the secret's 2-bit fields, every byte value: field f is 1 - f, and
-     * the packing of {-1, 0, 1} round-trips */
+    /* the secret's 2-bit fields, every byte value: field f is 1 - f on
+     * every backend, and the packing of {-1, 0, 1} round-trips */
     for (unsigned trial = 0; trial < 4; trial++) {
         uint8_t bytes[SMAUGT_SKPOLY_BYTES], back[SMAUGT_SKPOLY_BYTES];
         int16_t sv[SMAUGT_N];
@@ -147,6 +147,13 @@ int main(void) {
         for (unsigned i = 0; i < SMAUGT_N; i++)
             CHECK_MSG(sv[i] == 1 - ((bytes[i / 4] >> (2 * (i % 4))) & 3), "secret field %u of byte %u", i % 4,
                       bytes[i / 4]);
+        for (size_t b = 0; b < nb; b++) { /* and every backend's kernel against it */
+            int16_t got_s[SMAUGT_N];
+            if (!kpqc_backend_usable(backends[b])) continue;
+            ((const kpqc_smaugt_backend *)backends[b])->unpack_secret(got_s, bytes);
+            CHECK_MSG(memcmp(sv, got_s, sizeof sv) == 0, "%s secret unpacking, bytes from %u", backends[b]->name,
+                      64 * trial);
+        }
         for (unsigned i = 0; i < SMAUGT_N; i++) sv[i] = (int16_t)((int)((i * 7u) % 3) - 1);
         kpqc_smaugt_pack_secret(back, sv);
         int16_t sv2[SMAUGT_N];

@@ -132,6 +132,8 @@ typedef struct kpqc_smaugt_backend {
     void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
     /* kpqc_smaugt_cbd. */
     void (*cbd)(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+    /* kpqc_smaugt_unpack_secret. */
+    void (*unpack_secret)(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
@@ -140,6 +142,7 @@ extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
 /* AVX-512 reuses these */
 void kpqc_smaugt_unpack_top_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+void kpqc_smaugt_unpack_secret_avx2(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 #endif

@@ -243,7 +243,7 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     const uint8_t *rows[SMAUGT_KMAX];
     be->unpack_top(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned i = 0; i < p->k; i++) {
-        kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        be->unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
         rows[i] = ct + i * p->log_p * SMAUGT_N / 8;
     }
     be->matvec_acc(&d.c, rows, p->log_p, (const int16_t (*)[SMAUGT_N])s, 1, p->k);

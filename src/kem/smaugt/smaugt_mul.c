@@ -45,7 +45,8 @@ static void matvec_acc_portable(uint16_t (*out)[SMAUGT_N], const uint8_t *const 
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_portable = {{"portable", 0}, matvec_acc_portable,
                                                           kpqc_smaugt_unpack_top, kpqc_smaugt_pack_round,
-                                                          kpqc_smaugt_gaussian, kpqc_smaugt_cbd};
+                                                          kpqc_smaugt_gaussian, kpqc_smaugt_cbd,
+                                                          kpqc_smaugt_unpack_secret};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

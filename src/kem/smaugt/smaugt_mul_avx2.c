@@ -165,6 +165,23 @@ void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_c
     kpqc_wipe(tail, sizeof tail); /* r's seed bytes */
 }
 
+/* The secret's 2-bit fields, 16 a step from 4 bytes: a byte shuffle puts
+ * byte i in the low half of lanes 4i..4i+3, a multiply moves field j to
+ * bits 6..7 (by 2^(6 - 2j)), a shift and a mask leave f, and s = 1 - f. */
+void kpqc_smaugt_unpack_secret_avx2(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]) {
+    const __m256i spread = _mm256_setr_epi8(0, -1, 0, -1, 0, -1, 0, -1, 1, -1, 1, -1, 1, -1, 1, -1,
+                                            2, -1, 2, -1, 2, -1, 2, -1, 3, -1, 3, -1, 3, -1, 3, -1);
+    const __m256i up = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+    const __m256i three = _mm256_set1_epi16(3), one = _mm256_set1_epi16(1);
+    for (unsigned it = 0; it < SMAUGT_N / 16; it++) {
+        uint32_t w;
+        memcpy(&w, in + 4 * it, sizeof w);
+        __m256i f = _mm256_shuffle_epi8(_mm256_set1_epi32((int)w), spread);
+        f = _mm256_and_si256(_mm256_srli_epi16(_mm256_mullo_epi16(f, up), 6), three);
+        _mm256_storeu_si256((__m256i *)(s + 16 * it), _mm256_sub_epi16(one, f));
+    }
+}
+
 /*
  * Rounding and packing 16 values per step (8 per 128-bit half, which then
  * make `bits` bytes): the rounded fields are paired into 32-bit lanes by a
@@ -241,4 +258,5 @@ void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BY
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, matvec_acc_avx2,
                                                   kpqc_smaugt_unpack_top_avx2, kpqc_smaugt_pack_round_avx2,
-                                                  kpqc_smaugt_gaussian_avx2, kpqc_smaugt_cbd_avx2};
+                                                  kpqc_smaugt_gaussian_avx2, kpqc_smaugt_cbd_avx2,
+                                                  kpqc_smaugt_unpack_secret_avx2};

@@ -110,4 +110,4 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
                                                         matvec_acc_avx512, kpqc_smaugt_unpack_top_avx2,
                                                         kpqc_smaugt_pack_round_avx2, kpqc_smaugt_gaussian_avx2,
-                                                        kpqc_smaugt_cbd_avx2};
+                                                        kpqc_smaugt_cbd_avx2, kpqc_smaugt_unpack_secret_avx2};
