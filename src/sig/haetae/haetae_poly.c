@@ -50,10 +50,15 @@ static void uniform_streams_init(struct uniform_streams *st, const uint8_t (*in)
 }
 
 static void uniform_streams_squeeze(struct uniform_streams *st, uint8_t *const out[8], size_t nblocks) {
-    if (st->width == 8)
+    if (st->width == 8) {
         kpqc_keccakx8_squeezeblocks(&st->x8, out, nblocks);
-    else
-        kpqc_keccakx4_squeezeblocks(&st->x4, out[0], out[1], out[2], out[3], nblocks);
+        return;
+    }
+    for (size_t b = 0; b < nblocks; b++) {
+        st->x4.f1600x4(st->x4.s);
+        for (unsigned j = 0; j < 4; j++)
+            kpqc_haetae_store_lanes(out[j] + b * KPQC_SHAKE128_RATE, &st->x4.s[0][0], 4, j, KPQC_SHAKE128_RATE / 8);
+    }
 }
 
 /* a[i] from SHAKE128(seed || nonce[i]).  The seed is public. */

@@ -328,18 +328,6 @@ static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
     g->busy = 0;
 }
 
-/* The rate's lanes of state j, little-endian (a plain copy on such hosts:
- * the compilers do not merge the byte stores of a strided loop). */
-static inline void store_lanes(uint8_t *out, const uint64_t *st, unsigned w, unsigned j) {
-    for (unsigned i = 0; i < KPQC_SHAKE256_RATE / 8; i++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        memcpy(out + 8 * i, &st[i * w + j], 8);
-#else
-        kpqc_store64_le(out + 8 * i, st[i * w + j]);
-#endif
-    }
-}
-
 /* One permutation of all states, and each busy one's block to its row. */
 static void queue_step(struct haetae_gauss_ws *ws) {
     const unsigned w = ws->width;
@@ -352,7 +340,7 @@ static void queue_step(struct haetae_gauss_ws *ws) {
         if (!g->busy) continue;
         const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
         uint8_t *out = g->buf + at;
-        store_lanes(out, ws->st, w, j);
+        kpqc_haetae_store_lanes(out, ws->st, w, j, KPQC_SHAKE256_RATE / 8);
         g->blocks++;
         if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
         if (g->blocks == HAETAE_FIRST_BLOCKS) {
