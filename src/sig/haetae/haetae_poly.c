@@ -369,12 +369,17 @@ void kpqc_haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *
 }
 
 void kpqc_haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r) {
-    unsigned bits = p->pk_in_ntt ? 16 : 15;
-    for (unsigned i = 0; i < HAETAE_N; i++) {
-        unsigned bit = bits * i;
-        uint32_t w = r[bit / 8] | (uint32_t)r[bit / 8 + 1] << 8;
-        if (bit / 8 + 2 < p->polyq_bytes) w |= (uint32_t)r[bit / 8 + 2] << 16;
-        a->c[i] = (int32_t)((w >> (bit % 8)) & ((1u << bits) - 1));
+    if (p->pk_in_ntt) { /* 16 bits */
+        for (unsigned i = 0; i < HAETAE_N; i++) a->c[i] = (int32_t)(r[2 * i] | (uint32_t)r[2 * i + 1] << 8);
+        return;
+    }
+    /* 15 bits: eight coefficients in every 15 bytes */
+    for (unsigned g = 0; g < HAETAE_N / 8; g++) {
+        const uint8_t *q = r + 15 * g;
+        uint64_t hi = 0;
+        for (unsigned b = 0; b < 7; b++) hi |= (uint64_t)q[8 + b] << (8 * b);
+        const unsigned __int128 v = (unsigned __int128)hi << 64 | kpqc_load64_le(q);
+        for (unsigned j = 0; j < 8; j++) a->c[8 * g + j] = (int32_t)((uint64_t)(v >> (15 * j)) & 0x7fff);
     }
 }
 
