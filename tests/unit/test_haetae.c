@@ -326,6 +326,38 @@ static void test_gauss(void) {
     }
 }
 
+/* Every path's candidates fed into a row's state equal the portable
+ * ones: values and keep flags in place (nothing else written), the count
+ * and the sums of the first len accepted squares, with the count before
+ * the batch just below, at and past len. */
+static void test_gauss_feed(void) {
+    static struct haetae_gauss_lane want, got;
+    uint8_t r[HAETAE_CAND_BATCH * HAETAE_CAND_BYTES];
+    for (unsigned t = 0; t < 3000; t++) {
+        const size_t n = 1 + t % HAETAE_CAND_BATCH;
+        for (size_t i = 0; i < sizeof r; i++) r[i] = (uint8_t)rnd32();
+        memset(&want, 0xA5, sizeof want);
+        want.len = HAETAE_N + (t / 7) % 2;
+        want.count = want.len - 12 + rnd32() % 16;
+        want.n = rnd32() % (HAETAE_CAND_CAP - HAETAE_CAND_BATCH + 1);
+        want.sum_lo = ((uint64_t)rnd32() << 20) | rnd32();
+        want.sum_hi = rnd32();
+        got = want;
+        want.be = &kpqc_haetae_backend_portable;
+        kpqc_haetae_gauss_feed_generic(&want, r, n);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            got.be = (const struct haetae_backend *)backends[b];
+            struct haetae_gauss_lane start = got;
+            got.be->gauss_feed(&got, r, n);
+            int ok = got.count == want.count && got.sum_lo == want.sum_lo && got.sum_hi == want.sum_hi &&
+                     memcmp(got.val, want.val, sizeof got.val) == 0 && memcmp(got.keep, want.keep, sizeof got.keep) == 0;
+            CHECK_MSG(ok, "%s candidates into a row (batch %u)", backends[b]->name, t);
+            got = start;
+        }
+    }
+}
+
 /* The acceptance exponential against a plain 128-bit Horner
  * evaluation: all of [0, 2^48) the candidates reach, its edges, random
  * points and each candidate's exact worst case. */
@@ -690,6 +722,7 @@ int main(void) {
     test_fft();
     test_cdt();
     test_gauss();
+    test_gauss_feed();
     test_scale_round();
     test_approx_exp();
     test_compact();

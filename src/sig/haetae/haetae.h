@@ -209,6 +209,16 @@ void kpqc_haetae_gauss16_from_cdt(struct haetae_cands *out, const uint8_t *r, si
 void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n);
+/*
+ * n <= 16 candidates appended to a row's sampling state at lane->n (the
+ * caller advances n and keeps room for them): their values and keep flags,
+ * lane->count advanced by the accepted ones, and the squares of those
+ * among the first lane->len accepted added to lane->sum_lo, sum_hi.  The
+ * generic one takes the candidates from lane->be->gauss.
+ */
+struct haetae_gauss_lane;
+void kpqc_haetae_gauss_feed_generic(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n);
+void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n);
 
 /*
  * The family's kernel table (see common/cpu.h); haetae_backend.c lists
@@ -226,6 +236,8 @@ struct haetae_backend {
     void (*pointwise_acc)(hpoly *r, const hpoly *a, const hpoly *b);
     /* the hyperball's candidates, up to sixteen at a time */
     void (*gauss)(struct haetae_cands *out, const uint8_t *r, size_t n);
+    /* and into a row's sampling state (kpqc_haetae_gauss_feed_generic) */
+    void (*gauss_feed)(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n);
     /* kpqc_haetae_ct_compact */
     void (*compact)(uint64_t *val, uint8_t *keep, size_t n, size_t max_d);
     /* the hyperball's samples onto the sphere */

@@ -11,7 +11,8 @@
 const struct haetae_backend kpqc_haetae_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_haetae_ntt_avx512, kpqc_haetae_invntt_avx512, kpqc_haetae_fft_sqabs_acc_avx2,
     kpqc_haetae_pointwise_avx512, kpqc_haetae_pointwise_acc_avx512,
-    kpqc_haetae_gauss16_avx512, kpqc_haetae_ct_compact_avx512, kpqc_haetae_scale_round_avx512,
+    kpqc_haetae_gauss16_avx512, kpqc_haetae_gauss_feed_generic,
+    kpqc_haetae_ct_compact_avx512, kpqc_haetae_scale_round_avx512,
     kpqc_haetae_sqnorm_avx2, kpqc_haetae_hint_row_avx2, kpqc_haetae_rej_uniform_avx2,
     kpqc_haetae_shuffle_avx2,
     kpqc_haetae_response_avx2};

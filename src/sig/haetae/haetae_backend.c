@@ -4,7 +4,8 @@
 const struct haetae_backend kpqc_haetae_backend_portable = {
     {"portable", 0}, kpqc_haetae_ntt_portable, kpqc_haetae_invntt_portable, kpqc_haetae_fft_sqabs_acc_portable,
     kpqc_haetae_pointwise, kpqc_haetae_pointwise_acc,
-    kpqc_haetae_gauss16_portable, kpqc_haetae_ct_compact, kpqc_haetae_scale_round_portable,
+    kpqc_haetae_gauss16_portable, kpqc_haetae_gauss_feed_generic,
+    kpqc_haetae_ct_compact, kpqc_haetae_scale_round_portable,
     kpqc_haetae_sqnorm_portable, kpqc_haetae_hint_row_portable, kpqc_haetae_rej_uniform_portable,
     kpqc_haetae_shuffle_portable,
     kpqc_haetae_response_portable};

@@ -7,6 +7,8 @@
  * exact sums of 32 x 32-bit products (vpmuludq).
  */
 
+#include <string.h>
+
 #include "common/x86_intrin.h"
 #include "haetae.h"
 #include "haetae_cdt_avx2.h"
@@ -167,11 +169,12 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
     _mm256_storeu_si256((__m256i *)(out + 4), ex[1]);
 }
 
-/* The candidates go from their bytes straight into registers (or the
- * compiler's spills), as in the AVX-512 kernel: no scratch to wipe. */
-void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+/* Sixteen candidates up to their verdicts: values, squares, and keep
+ * (all ones when accepted).  The candidates go from their bytes straight
+ * into registers (or the compiler's spills), as in the AVX-512 kernel: no
+ * scratch to wipe. */
+static inline size_t evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], const uint8_t *r, size_t n) {
     struct lanes4 c[GROUPS];
-    struct square4 s[GROUPS];
     __m256i xi[GROUPS], ex[GROUPS];
     const size_t groups = (n + 3) / 4;
     load_candidates(c, r, n);
@@ -184,14 +187,76 @@ void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t
      * halves of the line share, only when the last bit says so too */
     const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
     for (size_t g = 0; g < groups; g++) {
-        const __m256i test = c[g].test, v = s[g].v;
+        const __m256i test = c[g].test;
         const __m256i below = _mm256_cmpgt_epi64(ex[g], _mm256_andnot_si256(one, test));
-        const __m256i nonzero = _mm256_xor_si256(_mm256_cmpeq_epi64(v, zero), _mm256_set1_epi64x(-1));
+        const __m256i nonzero = _mm256_xor_si256(_mm256_cmpeq_epi64(s[g].v, zero), _mm256_set1_epi64x(-1));
         const __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(test, one));
-        const __m256i keep = _mm256_and_si256(below, _mm256_or_si256(nonzero, odd));
-        _mm256_storeu_si256((__m256i *)&out->v[4 * g], v);
-        _mm256_storeu_si256((__m256i *)&out->accept[4 * g], _mm256_and_si256(keep, one));
+        keep[g] = _mm256_and_si256(below, _mm256_or_si256(nonzero, odd));
+    }
+    return groups;
+}
+
+void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+    struct square4 s[GROUPS];
+    __m256i keep[GROUPS];
+    const size_t groups = evaluate(s, keep, r, n);
+    const __m256i one = _mm256_set1_epi64x(1);
+    for (size_t g = 0; g < groups; g++) {
+        _mm256_storeu_si256((__m256i *)&out->v[4 * g], s[g].v);
+        _mm256_storeu_si256((__m256i *)&out->accept[4 * g], _mm256_and_si256(keep[g], one));
         _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], s[g].s_lo);
         _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], s[g].s_hi);
     }
+}
+
+/* Lane i of a + lane i - k of a (lanes below k add zero). */
+static inline __m256i add_shifted1(__m256i a) {
+    const __m256i up = _mm256_blend_epi32(_mm256_permute4x64_epi64(a, 0x90), _mm256_setzero_si256(), 0x03);
+    return _mm256_add_epi64(a, up);
+}
+static inline __m256i add_shifted2(__m256i a) {
+    const __m256i up = _mm256_blend_epi32(_mm256_permute4x64_epi64(a, 0x40), _mm256_setzero_si256(), 0x0f);
+    return _mm256_add_epi64(a, up);
+}
+
+/*
+ * kpqc_haetae_gauss_feed_generic on the candidates' registers: the
+ * counts before each candidate are a running total plus a prefix sum
+ * across the four lanes, so "accepted and among the first len" is a
+ * compare; the squares are summed in lanes and folded once.
+ */
+void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n) {
+    struct square4 s[GROUPS];
+    __m256i keep[GROUPS];
+    const size_t groups = evaluate(s, keep, r, n);
+    const __m256i one = _mm256_set1_epi64x(1), len = _mm256_set1_epi64x(lane->len);
+    __m256i count = _mm256_set1_epi64x(lane->count), sum_lo = _mm256_setzero_si256(), sum_hi = sum_lo;
+    uint64_t *val = lane->val + lane->n;
+    uint8_t *kept = lane->keep + lane->n;
+    for (size_t g = 0; g < groups; g++) {
+        /* lanes past n repeat the last candidate: never kept */
+        const __m256i valid = _mm256_cmpgt_epi64(_mm256_set1_epi64x((int64_t)(n - 4 * g)), _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i k = _mm256_and_si256(keep[g], valid), acc = _mm256_and_si256(k, one);
+        const __m256i upto = add_shifted2(add_shifted1(acc)); /* accepted up to and including each lane */
+        const __m256i before = _mm256_sub_epi64(_mm256_add_epi64(count, upto), acc);
+        const __m256i wanted = _mm256_and_si256(k, _mm256_cmpgt_epi64(len, before));
+        sum_lo = _mm256_add_epi64(sum_lo, _mm256_and_si256(s[g].s_lo, wanted));
+        sum_hi = _mm256_add_epi64(sum_hi, _mm256_and_si256(s[g].s_hi, wanted));
+        count = _mm256_add_epi64(count, _mm256_permute4x64_epi64(upto, 0xff));
+        /* the four keep bytes from the mask's sign bits: bit j to byte j */
+        const uint32_t bits = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(k));
+        const uint32_t bytes = (bits * 0x204081u) & 0x01010101u;
+        if (4 * g + 4 <= n) {
+            _mm256_storeu_si256((__m256i *)(val + 4 * g), s[g].v);
+            memcpy(kept + 4 * g, &bytes, 4);
+        } else {
+            _mm256_maskstore_epi64((long long *)(val + 4 * g), valid, s[g].v);
+            for (size_t i = 0; 4 * g + i < n; i++) kept[4 * g + i] = (uint8_t)(bytes >> (8 * i));
+        }
+    }
+    const __m128i lo = _mm_add_epi64(_mm256_castsi256_si128(sum_lo), _mm256_extracti128_si256(sum_lo, 1));
+    const __m128i hi = _mm_add_epi64(_mm256_castsi256_si128(sum_hi), _mm256_extracti128_si256(sum_hi, 1));
+    lane->sum_lo += (uint64_t)_mm_cvtsi128_si64(lo) + (uint64_t)_mm_extract_epi64(lo, 1);
+    lane->sum_hi += (uint64_t)_mm_cvtsi128_si64(hi) + (uint64_t)_mm_extract_epi64(hi, 1);
+    lane->count = (uint32_t)_mm256_extract_epi64(count, 0);
 }

@@ -228,20 +228,9 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
     kpqc_wipe(x, sizeof x);
 }
 
-/*
- * One polynomial of the Gaussian vector, fed its stream piece by piece:
- * candidates until len are accepted.  The squared values of the first len
- * accepted ones are summed; the first 256 values are the output.
- */
-static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
+void kpqc_haetae_gauss_feed_generic(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
     struct haetae_cands *b = &g->cands; /* wiped with the working memory */
     g->be->gauss(b, r, n);
-    if (g->n + n > HAETAE_CAND_CAP) {
-        /* the first len accepted ones so far go to the front; any kept
-         * after them are never used */
-        g->be->compact(g->val, g->keep, g->n, g->n - 1);
-        g->n = g->len;
-    }
     for (size_t i = 0; i < n; i++) {
         uint64_t wanted = 0 - (b->accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
         g->sum_lo += b->sq_lo[i] & wanted;
@@ -250,6 +239,21 @@ static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r,
         g->val[g->n + i] = b->v[i];
         g->keep[g->n + i] = (uint8_t)b->accept[i];
     }
+}
+
+/*
+ * One polynomial of the Gaussian vector, fed its stream piece by piece:
+ * candidates until len are accepted.  The squared values of the first len
+ * accepted ones are summed; the first 256 values are the output.
+ */
+static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
+    if (g->n + n > HAETAE_CAND_CAP) {
+        /* the first len accepted ones so far go to the front; any kept
+         * after them are never used */
+        g->be->compact(g->val, g->keep, g->n, g->n - 1);
+        g->n = g->len;
+    }
+    g->be->gauss_feed(g, r, n);
     g->n += n;
 }
 
