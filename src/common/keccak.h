@@ -68,6 +68,7 @@ extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_keccak_backend kpqc_keccak_backend_avx2;
 extern const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2;
+extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2;
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const kpqc_keccak_backend kpqc_keccak_backend_avx512;
@@ -148,8 +149,9 @@ void kpqc_shake256x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
 
 /*
  * Eight independent instances side by side (AVX-512 when available, else
- * two four-way permutations).  All eight absorb inputs of the same length
- * and squeeze outputs of the same length.
+ * two four-way permutations: in place on AVX2, copied out elsewhere).  All
+ * eight absorb inputs of the same length and squeeze outputs of the same
+ * length.
  */
 typedef struct kpqc_keccakx8 {
     uint64_t s[25][8]; /* lane-interleaved: s[lane][instance] */
