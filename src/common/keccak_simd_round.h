@@ -128,9 +128,14 @@ static const uint64_t keccak_simd_rc[24] = {
         KECCAK_SIMD_BODY                             \
     }
 
-/* name(s, at) permutes the states in words at.. of each row of s, which
- * holds W states of which these are some (the rest are left alone). */
-#define KECCAK_SIMD_PERMUTE_AT(name, W) \
-    static void name(uint64_t s[25][W], unsigned at) KECCAK_SIMD_BODY
+/* name(s) permutes the states in words AT.. of each row of s, which holds
+ * W states of which these are some (the rest are left alone).  AT is a
+ * constant: with a run-time offset gcc keeps 25 lane addresses live and
+ * spills them. */
+#define KECCAK_SIMD_PERMUTE_AT(name, W, AT) \
+    static void name(uint64_t s[25][W]) {   \
+        const unsigned at = (AT);           \
+        KECCAK_SIMD_BODY                    \
+    }
 
 #endif

@@ -24,11 +24,12 @@ const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX
 
 /* Instances 0-3, then 4-7, of eight lane-interleaved states, in place (the
  * portable fallback copies both halves out and back). */
-KECCAK_SIMD_PERMUTE_AT(keccakx8_half_avx2, 8)
+KECCAK_SIMD_PERMUTE_AT(keccakx8_low_avx2, 8, 0)
+KECCAK_SIMD_PERMUTE_AT(keccakx8_high_avx2, 8, 4)
 
 static void f1600x8_avx2(uint64_t s[25][8]) {
-    keccakx8_half_avx2(s, 0);
-    keccakx8_half_avx2(s, 4);
+    keccakx8_low_avx2(s);
+    keccakx8_high_avx2(s);
 }
 
 /* Lanes i..i+3 of four instances, a 4x4 block of words: 64-bit unpacks
