@@ -54,19 +54,29 @@ int main(void) {
     static uint16_t a[ROWS_MAX * SMAUGT_KMAX][SMAUGT_N], want[ROWS_MAX][SMAUGT_N], got[ROWS_MAX][SMAUGT_N],
         start[ROWS_MAX][SMAUGT_N];
     static int16_t s[SMAUGT_KMAX][SMAUGT_N];
+    static uint8_t packed[ROWS_MAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
     for (unsigned trial = 0; trial < 120; trial++) {
         const unsigned k = 1 + trial % SMAUGT_KMAX, log_mod = log_mods[trial % 7];
         const unsigned rows = (trial / 4) % 3 == 0 ? k : (trial / 4) % 3 == 1 ? k + 1 : 1;
         fill(trial < 8 ? 1 + trial % 3 : trial % 4, &rng, log_mod, a, s, start);
-        const uint16_t *ptr[ROWS_MAX * SMAUGT_KMAX];
-        for (unsigned p = 0; p < rows * k; p++) ptr[p] = a[p];
+        /* the kernels take each row packed, log_mod bits a coefficient,
+         * ending where its buffer ends (a read past it is out of bounds
+         * for the sanitizer build on the last row) */
+        const uint8_t *ptr[ROWS_MAX * SMAUGT_KMAX];
+        for (unsigned p = 0; p < rows * k; p++) {
+            uint16_t v[SMAUGT_N];
+            uint8_t *dst = packed[p] + sizeof packed[p] - log_mod * SMAUGT_N / 8;
+            for (unsigned i = 0; i < SMAUGT_N; i++) v[i] = (uint16_t)(a[p][i] >> (16 - log_mod));
+            kpqc_smaugt_pack_bits(dst, v, log_mod);
+            ptr[p] = dst;
+        }
         memcpy(want, start, sizeof want);
         for (unsigned i = 0; i < rows; i++)
             for (unsigned j = 0; j < k; j++) schoolbook(want[i], a[i * k + j], s[j]);
         for (size_t b = 0; b < nb; b++) {
             if (!kpqc_backend_usable(backends[b])) continue;
             memcpy(got, start, sizeof got);
-            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, (const int16_t (*)[SMAUGT_N])s, rows, k, log_mod);
+            ((const kpqc_smaugt_backend *)backends[b])->matvec_acc(got, ptr, log_mod, (const int16_t (*)[SMAUGT_N])s, rows, k);
             CHECK_MSG(memcmp(want, got, sizeof want) == 0, "%s product, trial %u (k %u, rows %u, log_mod %u)",
                       backends[b]->name, trial, k, rows, log_mod);
         }
@@ -95,9 +105,10 @@ int main(void) {
              * is out of bounds (the sanitizer build reports it) */
             const uint8_t *src = bytes + sizeof bytes - bits * SMAUGT_N / 8;
             kpqc_smaugt_unpack_bits(want_v, src, bits);
+            for (unsigned i = 0; i < SMAUGT_N; i++) want_v[i] = (uint16_t)(want_v[i] << (16 - bits));
             for (size_t b = 0; b < nb; b++) {
                 if (!kpqc_backend_usable(backends[b])) continue;
-                ((const kpqc_smaugt_backend *)backends[b])->unpack_bits(got_v, src, bits);
+                ((const kpqc_smaugt_backend *)backends[b])->unpack_top(got_v, src, bits);
                 CHECK_MSG(memcmp(want_v, got_v, sizeof want_v) == 0, "%s unpack, %u bits", backends[b]->name, bits);
             }
         }
@@ -124,6 +135,54 @@ int main(void) {
                 CHECK_MSG(memcmp(want_b, dst, bits * SMAUGT_N / 8) == 0, "%s pack, %u bits", backends[b]->name, bits);
                 CHECK_MSG(got_b[sizeof got_b - 1] == 0xA5, "%s pack wrote past its %u bytes", backends[b]->name,
                           bits * SMAUGT_N / 8);
+            }
+        }
+    /* the secret's 2-bit fields, every byte value: field f is 1 - f on
+     * every backend, and the packing of {-1, 0, 1} round-trips */
+    for (unsigned trial = 0; trial < 4; trial++) {
+        uint8_t bytes[SMAUGT_SKPOLY_BYTES], back[SMAUGT_SKPOLY_BYTES];
+        int16_t sv[SMAUGT_N];
+        for (unsigned i = 0; i < SMAUGT_SKPOLY_BYTES; i++) bytes[i] = (uint8_t)(64 * trial + i);
+        kpqc_smaugt_unpack_secret(sv, bytes);
+        for (unsigned i = 0; i < SMAUGT_N; i++)
+            CHECK_MSG(sv[i] == 1 - ((bytes[i / 4] >> (2 * (i % 4))) & 3), "secret field %u of byte %u", i % 4,
+                      bytes[i / 4]);
+        for (size_t b = 0; b < nb; b++) { /* and every backend's kernel against it */
+            int16_t got_s[SMAUGT_N];
+            if (!kpqc_backend_usable(backends[b])) continue;
+            ((const kpqc_smaugt_backend *)backends[b])->unpack_secret(got_s, bytes);
+            CHECK_MSG(memcmp(sv, got_s, sizeof sv) == 0, "%s secret unpacking, bytes from %u", backends[b]->name,
+                      64 * trial);
+        }
+        for (unsigned i = 0; i < SMAUGT_N; i++) sv[i] = (int16_t)((int)((i * 7u) % 3) - 1);
+        kpqc_smaugt_pack_secret(back, sv);
+        int16_t sv2[SMAUGT_N];
+        kpqc_smaugt_unpack_secret(sv2, back);
+        CHECK(memcmp(sv, sv2, sizeof sv) == 0);
+    }
+    /* every backend's sampler of r against the portable one, every kind,
+     * random seeds, all-zero and all-ones; the seed bytes at the end of the
+     * buffer so that a read past them is out of bounds */
+    for (unsigned kind = SMAUGT_SPARSE_CBD3; kind <= SMAUGT_SPARSE_CBD4; kind++)
+        for (unsigned trial = 0; trial < 6; trial++) {
+            uint8_t bytes[4 * SMAUGT_N / 8];
+            int16_t want_r[SMAUGT_N], got_r[SMAUGT_N];
+            const size_t len = smaugt_cbd_width((enum smaugt_cbd)kind) * SMAUGT_N / 8;
+            const uint8_t *src = bytes + sizeof bytes - len;
+            kpqc_randombytes(&rng, bytes, sizeof bytes);
+            if (trial < 2) memset(bytes, trial ? 0xFF : 0x00, sizeof bytes);
+            kpqc_smaugt_cbd(want_r, src, (enum smaugt_cbd)kind);
+            unsigned nonzero = 0;
+            for (unsigned i = 0; i < SMAUGT_N; i++) {
+                CHECK(want_r[i] >= -1 && want_r[i] <= 1);
+                nonzero += want_r[i] != 0;
+            }
+            CHECK(trial != 0 || nonzero == 0);
+            for (size_t b = 0; b < nb; b++) {
+                if (!kpqc_backend_usable(backends[b])) continue;
+                ((const kpqc_smaugt_backend *)backends[b])->cbd(got_r, src, (enum smaugt_cbd)kind);
+                CHECK_MSG(memcmp(want_r, got_r, sizeof want_r) == 0, "%s r sampler, kind %u, trial %u",
+                          backends[b]->name, kind, trial);
             }
         }
     /* every backend's Gaussian sampler against the portable one */

@@ -23,6 +23,10 @@
  * (k = 4, log_p = 9, log_p' = 7), the longest. */
 #define SMAUGT_LOG_Q_MAX 11
 #define SMAUGT_CT_MAX_BYTES ((SMAUGT_KMAX * 9 + 7) * SMAUGT_N / 8)
+/* The rows of a vector kernel's table of constants per bit width: row
+ * b - 2 given by M(b), for the widths 2 <= b <= 11 the kernels take. */
+#define SMAUGT_WIDTHS 10
+#define SMAUGT_WIDTH_TABLE(M) M(2), M(3), M(4), M(5), M(6), M(7), M(8), M(9), M(10), M(11)
 
 /* How the ephemeral secret r is sampled from its 3N/8, N/4 or N/2 seed bytes. */
 enum smaugt_cbd { SMAUGT_SPARSE_CBD3, SMAUGT_CBD1, SMAUGT_SPARSE_CBD4 };
@@ -73,13 +77,18 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES],
 /* The Gaussian's bit-sliced part for 64 coefficients (80 bytes): the
  * magnitude's low and high bits and the sign bits. */
 void kpqc_smaugt_gaussian_words(uint64_t w[3], const uint8_t b[80]);
-/* r from the unpacked smaugt_cbd_width(kind)-bit fields of its seed bytes. */
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
+/* r from the smaugt_cbd_width(kind)-bit fields of its smaugt_cbd_seed_bytes
+ * seed bytes (cbd_fields: from the fields already unpacked). */
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+void kpqc_smaugt_cbd_fields(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind);
 
 /* Packing (smaugt_pack.c): little-endian bit strings of `bits` per
  * coefficient; these are the portable kernels of the tables' unpack. */
 void kpqc_smaugt_pack_bits(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+/* kpqc_smaugt_unpack_bits with each value scaled to the top of its word
+ * (shifted left by 16 - bits), as ring elements are kept. */
+void kpqc_smaugt_unpack_top(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
 /* Each value rounded from 16 bits to its top `bits` (add half a step,
  * keep the top bits, modulo 2^bits), then packed. */
 void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
@@ -105,27 +114,35 @@ typedef struct kpqc_smaugt_backend {
     kpqc_backend_info info;
     /* out[i] += sum_{j < k} a[i k + j] * s[j] for i < rows, in
      * Z_{2^16}[x]/(x^256 + 1): a matrix of public polynomials times a
-     * vector of secret ones.  Every coefficient of a holds a value modulo
-     * 2^log_mod scaled to the top (log_mod <= 11), every coefficient of s
-     * is in [-2, 1] (any 2-bit secret encoding), k <= SMAUGT_KMAX.  Exact,
-     * and constant time: no index or branch depends on s. */
-    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
-                       unsigned rows, unsigned k, unsigned log_mod);
-    /* kpqc_smaugt_unpack_bits for 2 <= bits <= 11 (reads exactly
+     * vector of secret ones.  Each a[i k + j] is a public packed string of
+     * 32 log_mod bytes (kpqc_smaugt_unpack_top's input, log_mod <= 11):
+     * a polynomial modulo 2^log_mod, scaled to the top as every ring
+     * element here; every coefficient of s is in [-2, 1] (any 2-bit secret
+     * encoding), k <= SMAUGT_KMAX.  Exact, and constant time: no index or
+     * branch depends on s. */
+    void (*matvec_acc)(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, unsigned log_mod,
+                       const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k);
+    /* kpqc_smaugt_unpack_top for 2 <= bits <= 11 (reads exactly
      * 32 * bits bytes). */
-    void (*unpack_bits)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+    void (*unpack_top)(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
     /* kpqc_smaugt_pack_bits of each 16-bit value rounded to its top `bits`
      * bits (kpqc_smaugt_pack_round), 2 <= bits <= 11. */
     void (*pack_round)(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
     /* kpqc_smaugt_gaussian. */
     void (*gaussian)(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
+    /* kpqc_smaugt_cbd. */
+    void (*cbd)(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+    /* kpqc_smaugt_unpack_secret. */
+    void (*unpack_secret)(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 } kpqc_smaugt_backend;
 
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_portable;
 #ifdef KPQC_ISA_AVX2
 extern const kpqc_smaugt_backend kpqc_smaugt_backend_avx2;
 /* AVX-512 reuses these */
-void kpqc_smaugt_unpack_bits_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_unpack_top_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits);
+void kpqc_smaugt_cbd_avx2(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind);
+void kpqc_smaugt_unpack_secret_avx2(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 void kpqc_smaugt_pack_round_avx2(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits);
 void kpqc_smaugt_gaussian_avx2(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 #endif

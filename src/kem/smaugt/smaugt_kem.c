@@ -22,10 +22,6 @@ const smaugt_params kpqc_smaugt3_params = {3, 11, 9, 4, 88, SMAUGT_CBD1, 32, 0};
 const smaugt_params kpqc_smaugt5_params = {4, 11, 9, 7, 87, SMAUGT_SPARSE_CBD4, 32, 0};
 const smaugt_params kpqc_timer_params = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16, 1};
 
-typedef struct {
-    smaugt_poly a[SMAUGT_KMAX][SMAUGT_KMAX];
-} smaugt_matrix;
-
 static smaugt_sponge_job sponge_job(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen, unsigned rate,
                                      uint8_t dsep) {
     smaugt_sponge_job j = {in, inlen, out, outlen, rate, dsep};
@@ -42,7 +38,8 @@ static void tag_seed(smaugt_tagged_seed in, const uint8_t seed[SMAUGT_SEED_BYTES
 }
 
 /* A's bytes: entry (i, j) is SHAKE128(A-seed || i || j), log_q bits per
- * coefficient; a_jobs queues the k^2 hashes, unpack_a decodes them. */
+ * coefficient; a_jobs queues the k^2 hashes.  The product kernels read
+ * the packed entries as they are, like b in pk and c1 in ct. */
 typedef struct {
     smaugt_tagged_seed in[SMAUGT_KMAX * SMAUGT_KMAX];
     uint8_t out[SMAUGT_KMAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
@@ -58,27 +55,11 @@ static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a
     return p->k * p->k;
 }
 
-static void unpack_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *m, const smaugt_a_bytes *ab) {
-    for (unsigned e = 0; e < p->k * p->k; e++) {
-        uint16_t *c = m->a[e / p->k][e % p->k].c;
-        be->unpack_bits(c, ab->out[e], p->log_q);
-        for (unsigned i = 0; i < SMAUGT_N; i++) c[i] = (uint16_t)(c[i] << (16 - p->log_q));
-    }
-}
-
-static void unpack_b(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_poly b[SMAUGT_KMAX], const uint8_t *in) {
-    for (unsigned i = 0; i < p->k; i++) {
-        be->unpack_bits(b[i].c, in + i * p->log_q * SMAUGT_N / 8, p->log_q);
-        for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] << (16 - p->log_q));
-    }
-}
-
 static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *pk, uint8_t *sk_pke,
                           const uint8_t seed[SMAUGT_SEED_BYTES]) {
     uint8_t ext[64], hs_seed[SMAUGT_SEED_BYTES + 2];
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
     smaugt_poly b[SMAUGT_KMAX];
-    smaugt_matrix a;
     kpqc_sha3_512(ext, seed, SMAUGT_SEED_BYTES);
 
     /* Every hash of the key at once: the secret's SHAKE256(seed || ik ||
@@ -99,7 +80,6 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     }
     n += a_jobs(p, jobs + n, &ab, ext + SMAUGT_SEED_BYTES);
     kpqc_smaugt_sponges(jobs, n);
-    unpack_a(p, be, &a, &ab);
 
     /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
      * is retried with the next counter. */
@@ -133,11 +113,10 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
 
     /* b = e - A s */
     uint16_t as[SMAUGT_KMAX][SMAUGT_N];
-    const uint16_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
+    const uint8_t *rows[SMAUGT_KMAX * SMAUGT_KMAX];
     memset(as, 0, sizeof as);
-    for (unsigned i = 0; i < p->k; i++)
-        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a.a[i][j].c;
-    be->matvec_acc(as, rows, (const int16_t (*)[SMAUGT_N])s, p->k, p->k, p->log_q);
+    for (unsigned e = 0; e < p->k * p->k; e++) rows[e] = ab.out[e];
+    be->matvec_acc(as, rows, p->log_q, (const int16_t (*)[SMAUGT_N])s, p->k, p->k);
     for (unsigned i = 0; i < p->k; i++) {
         be->gaussian(&b[i], e_buf[i], p->log_q);
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
@@ -157,14 +136,68 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     return KPQC_OK;
 }
 
+/* Four 16-bit coefficients as one little-endian word, the unit of the
+ * message's word-at-a-time coding: a plain copy on a little-endian host. */
+static void store4(uint16_t *c, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(c, &w, sizeof w);
+#else
+    for (unsigned j = 0; j < 4; j++) c[j] = (uint16_t)(w >> (16 * j));
+#endif
+}
+
+static uint64_t load4(const uint16_t *c) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+#else
+    uint64_t w = 0;
+    for (unsigned j = 0; j < 4; j++) w |= (uint64_t)c[j] << (16 * j);
+    return w;
+#endif
+}
+
+/* Four bits of a message to four 16-bit lanes of a word, bit j to the top
+ * of lane j: copies of the nibble 15 bits apart, and copy j + 1 has bit j
+ * at bit 16 j + 15. */
+static uint64_t spread4(unsigned nibble) {
+    const uint64_t x = nibble;
+    return (x << 15 | x << 30 | x << 45 | x << 60) & 0x8000800080008000u;
+}
+
+/* The top bits of four 16-bit lanes gathered into a nibble (the inverse of
+ * spread4): the product's partial sums land on distinct bits, the four
+ * wanted ones at 60..63. */
+static unsigned gather4(uint64_t tops) {
+    return (unsigned)(((tops & 0x8000800080008000u) * 0x0000200040008001u) >> 60);
+}
+
+/* The message's encoding, the starting value of c2: bit i as 2^15 in
+ * coefficient i, or for TiMER's D2 as 2^15 - 1 in coefficients i and
+ * i + 128.  Four coefficients per word, no branch on the message. */
+static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t *mu) {
+    if (p->timer) {
+        for (unsigned q = 0; q < SMAUGT_N / 8; q++) {
+            uint64_t w = spread4((mu[q / 2] >> (4 * (q % 2))) & 15u);
+            w -= w >> 15; /* 2^15 -> 2^15 - 1 in each lane */
+            store4(c2 + 4 * q, w);
+            store4(c2 + 4 * q + SMAUGT_N / 2, w);
+        }
+    } else {
+        for (unsigned i = 0; i < SMAUGT_N / 8; i++) {
+            store4(c2 + 8 * i, spread4(mu[i] & 15u));
+            store4(c2 + 8 * i + 4, spread4(mu[i] >> 4));
+        }
+    }
+}
+
 /* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
  * together with other things). */
-static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_matrix *a,
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_a_bytes *a,
                        const uint8_t *pk, const uint8_t *mu, const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
-    smaugt_poly b[SMAUGT_KMAX];
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
     uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
-    unpack_b(p, be, b, pk + SMAUGT_SEED_BYTES);
 
     /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
     smaugt_tagged_seed in[SMAUGT_KMAX];
@@ -175,41 +208,22 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     }
     kpqc_smaugt_sponges(jobs, p->k);
     kpqc_wipe(in, sizeof in);
-    for (unsigned i = 0; i < p->k; i++) {
-        uint16_t field[SMAUGT_N];
-        be->unpack_bits(field, buf[i], smaugt_cbd_width(p->cbd));
-        kpqc_smaugt_cbd(r[i], field, p->cbd);
-        kpqc_wipe(field, sizeof field);
-    }
+    for (unsigned i = 0; i < p->k; i++) be->cbd(r[i], buf[i], p->cbd);
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
      * c2 = round_p'(encode(mu) + <b, r>). */
     uint16_t u[SMAUGT_KMAX + 1][SMAUGT_N];
-    const uint16_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
+    const uint8_t *rows[(SMAUGT_KMAX + 1) * SMAUGT_KMAX];
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->a[j][i].c;
-        rows[p->k * p->k + i] = b[i].c;
+        for (unsigned j = 0; j < p->k; j++) rows[i * p->k + j] = a->out[j * p->k + i];
+        rows[p->k * p->k + i] = pk + SMAUGT_SEED_BYTES + i * p->log_q * SMAUGT_N / 8;
     }
     memset(u, 0, p->k * sizeof u[0]);
-    uint16_t *c2 = u[p->k];
-    if (p->timer) {
-        /* D2: each of the 128 bits is put in coefficients i and i + 128. */
-        for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
-            uint16_t v = (uint16_t)(0x7FFFu & (0u - ((mu[i >> 3] >> (i & 7)) & 1u)));
-            c2[i] = c2[i + SMAUGT_N / 2] = v;
-        }
-    } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++) c2[i] = (uint16_t)(((mu[i >> 3] >> (i & 7)) & 1u) << 15);
-    }
-    be->matvec_acc(u, rows, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k, p->log_q);
+    encode(p, u[p->k], mu);
+    be->matvec_acc(u, rows, p->log_q, (const int16_t (*)[SMAUGT_N])r, p->k + 1, p->k);
 
-    uint8_t *out = ct;
-    for (unsigned i = 0; i < p->k; i++) {
-        be->pack_round(out, u[i], p->log_p);
-        out += p->log_p * SMAUGT_N / 8;
-    }
-    be->pack_round(out, c2, p->log_p2);
+    for (unsigned i = 0; i <= p->k; i++) be->pack_round(ct + i * p->log_p * SMAUGT_N / 8, u[i], i < p->k ? p->log_p : p->log_p2);
 
     kpqc_wipe(r, sizeof r);
     kpqc_wipe(buf, sizeof buf);
@@ -224,18 +238,15 @@ static uint16_t flip_abs(uint16_t x) {
 }
 
 static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *mu, const uint8_t *sk_pke, const uint8_t *ct) {
-    smaugt_poly d, c1[SMAUGT_KMAX];
+    smaugt_poly d;
     int16_t s[SMAUGT_KMAX][SMAUGT_N];
-    const uint16_t *rows[SMAUGT_KMAX];
-    be->unpack_bits(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
-    for (unsigned c = 0; c < SMAUGT_N; c++) d.c[c] = (uint16_t)(d.c[c] << (16 - p->log_p2));
+    const uint8_t *rows[SMAUGT_KMAX];
+    be->unpack_top(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned i = 0; i < p->k; i++) {
-        be->unpack_bits(c1[i].c, ct + i * p->log_p * SMAUGT_N / 8, p->log_p);
-        for (unsigned c = 0; c < SMAUGT_N; c++) c1[i].c[c] = (uint16_t)(c1[i].c[c] << (16 - p->log_p));
-        kpqc_smaugt_unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
-        rows[i] = c1[i].c;
+        be->unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        rows[i] = ct + i * p->log_p * SMAUGT_N / 8;
     }
-    be->matvec_acc(&d.c, rows, (const int16_t (*)[SMAUGT_N])s, 1, p->k, p->log_p);
+    be->matvec_acc(&d.c, rows, p->log_p, (const int16_t (*)[SMAUGT_N])s, 1, p->k);
     memset(mu, 0, p->msg_bytes);
     if (p->timer) {
         for (unsigned i = 0; i < SMAUGT_N / 2; i++) {
@@ -243,9 +254,12 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
             t = (uint16_t)((uint16_t)(t - 0x7FFFu) >> 15);
             mu[i >> 3] |= (uint8_t)(t << (i & 7));
         }
-    } else {
-        for (unsigned i = 0; i < SMAUGT_N; i++)
-            mu[i >> 3] |= (uint8_t)((((uint32_t)d.c[i] + 0x4000u) >> 15 & 1u) << (i & 7));
+    } else { /* bit i: the top bit of d_i + 2^14, four coefficients per step */
+        for (unsigned q = 0; q < SMAUGT_N / 4; q++) {
+            const uint64_t x = load4(d.c + 4 * q);
+            const uint64_t sum = ((x & 0x7FFF7FFF7FFF7FFFu) + 0x4000400040004000u) ^ x; /* no carry across lanes */
+            mu[q / 2] |= (uint8_t)(gather4(sum) << (4 * (q % 2)));
+        }
     }
     kpqc_wipe(&d, sizeof d);
     kpqc_wipe(s, sizeof s);
@@ -266,26 +280,24 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
 }
 
 /* The hashes of pk (and of ct, for decapsulation) with A's, in one queue. */
-static void hash_with_a(const smaugt_params *p, const kpqc_smaugt_backend *be, smaugt_matrix *a, const uint8_t *pk,
-                        uint8_t hpk[32], const uint8_t *ct, uint8_t hct[32]) {
+static void hash_with_a(const smaugt_params *p, smaugt_a_bytes *ab, const uint8_t *pk, uint8_t hpk[32],
+                        const uint8_t *ct, uint8_t hct[32]) {
     smaugt_sponge_job jobs[2 + SMAUGT_KMAX * SMAUGT_KMAX];
-    smaugt_a_bytes ab;
     unsigned n = 0;
     jobs[n++] = sponge_job(pk, smaugt_pk_bytes(p), hpk, 32, KPQC_SHA3_256_RATE, 0x06);
     if (ct != NULL) jobs[n++] = sponge_job(ct, smaugt_ct_bytes(p), hct, 32, KPQC_SHA3_256_RATE, 0x06);
-    n += a_jobs(p, jobs + n, &ab, pk);
+    n += a_jobs(p, jobs + n, ab, pk);
     kpqc_smaugt_sponges(jobs, n);
-    unpack_a(p, be, a, &ab);
 }
 
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
-    smaugt_matrix a;
+    smaugt_a_bytes a;
     int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
     /* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
-    hash_with_a(p, be, &a, pk, in + p->msg_bytes, NULL, NULL);
+    hash_with_a(p, &a, pk, in + p->msg_bytes, NULL, NULL);
     kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
     indcpa_enc(p, be, ct, &a, pk, in, seeds);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
@@ -300,12 +312,12 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
-    smaugt_matrix a;
+    smaugt_a_bytes a;
 
     /* SHA3-256(pk) and SHA3-256(ct) while A is expanded; then mu', and
      * side by side (r-seed || K) = SHAKE256(mu' || SHA3-256(pk)) and the
      * rejection key SHAKE256(d || SHA3-256(ct)). */
-    hash_with_a(p, be, &a, pk, in + p->msg_bytes, ct, rin + 32);
+    hash_with_a(p, &a, pk, in + p->msg_bytes, ct, rin + 32);
     memcpy(rin, d, 32);
     indcpa_dec(p, be, in, sk, ct);
     smaugt_sponge_job jobs[2] = {sponge_job(in, p->msg_bytes + 32, seeds, sizeof seeds, KPQC_SHAKE256_RATE, 0x1f),

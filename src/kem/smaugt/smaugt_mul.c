@@ -6,7 +6,8 @@
  * ext = (-a_0 .. -a_255, a_0 .. a_255): coefficient k is ext[256 - j + k].
  * So r += sum_j s_j * x^j a is 256 contiguous multiply-adds per j, and s_j
  * only ever appears as a multiplicand: nothing depends on where s is
- * non-zero.  Arithmetic modulo 2^16 needs no knowledge of log_mod.
+ * non-zero.  Arithmetic modulo 2^16 on values scaled to the top needs no
+ * knowledge of log_mod beyond the unpacking.
  */
 #include <string.h>
 
@@ -32,16 +33,20 @@ static void mul_acc(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int1
     kpqc_wipe(acc, sizeof acc); /* partial sums of products with the secret */
 }
 
-static void matvec_acc_portable(uint16_t (*out)[SMAUGT_N], const uint16_t *const *a, const int16_t (*s)[SMAUGT_N],
-                                unsigned rows, unsigned k, unsigned log_mod) {
-    (void)log_mod;
+static void matvec_acc_portable(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, unsigned log_mod,
+                                const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k) {
+    uint16_t row[SMAUGT_N];
     for (unsigned i = 0; i < rows; i++)
-        for (unsigned j = 0; j < k; j++) mul_acc(out[i], a[i * k + j], s[j]);
+        for (unsigned j = 0; j < k; j++) {
+            kpqc_smaugt_unpack_top(row, a[i * k + j], log_mod);
+            mul_acc(out[i], row, s[j]);
+        }
 }
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_portable = {{"portable", 0}, matvec_acc_portable,
-                                                          kpqc_smaugt_unpack_bits, kpqc_smaugt_pack_round,
-                                                          kpqc_smaugt_gaussian};
+                                                          kpqc_smaugt_unpack_top, kpqc_smaugt_pack_round,
+                                                          kpqc_smaugt_gaussian, kpqc_smaugt_cbd,
+                                                          kpqc_smaugt_unpack_secret};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

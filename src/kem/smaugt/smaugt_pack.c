@@ -31,6 +31,11 @@ void kpqc_smaugt_unpack_bits(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned b
     }
 }
 
+void kpqc_smaugt_unpack_top(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {
+    kpqc_smaugt_unpack_bits(v, in, bits);
+    for (unsigned i = 0; i < SMAUGT_N; i++) v[i] = (uint16_t)(v[i] << (16 - bits));
+}
+
 void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned bits) {
     uint16_t r[SMAUGT_N];
     for (unsigned i = 0; i < SMAUGT_N; i++) r[i] = (uint16_t)(((uint32_t)v[i] + (1u << (15 - bits))) >> (16 - bits));

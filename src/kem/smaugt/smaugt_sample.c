@@ -139,7 +139,7 @@ void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES],
 /* Sparse CBDs: a coefficient is non-zero when (b0 & b1) [3 bits] or
  * ((b0 | b1) & b2) [4 bits], its sign the last bit; CBD1 is b0 - b1.  The
  * branch is on the public parameter set only. */
-void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind) {
+void kpqc_smaugt_cbd_fields(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum smaugt_cbd kind) {
     if (kind == SMAUGT_CBD1) {
         for (unsigned i = 0; i < SMAUGT_N; i++) r[i] = (int16_t)((field[i] & 1) - ((field[i] >> 1) & 1));
     } else if (kind == SMAUGT_SPARSE_CBD3) {
@@ -153,4 +153,11 @@ void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint16_t field[SMAUGT_N], enum s
             r[i] = (int16_t)(nz - 2 * (nz & sg));
         }
     }
+}
+
+void kpqc_smaugt_cbd(int16_t r[SMAUGT_N], const uint8_t *buf, enum smaugt_cbd kind) {
+    uint16_t field[SMAUGT_N];
+    kpqc_smaugt_unpack_bits(field, buf, smaugt_cbd_width(kind));
+    kpqc_smaugt_cbd_fields(r, field, kind);
+    kpqc_wipe(field, sizeof field);
 }

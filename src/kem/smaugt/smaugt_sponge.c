@@ -20,26 +20,45 @@ enum { LANE_IDLE, LANE_ABSORB, LANE_SQUEEZE };
  * little-endian host (the byte-wise helpers of keccak.h are not merged
  * into word moves here, and these copies are most of the queue's own
  * work). */
-static inline void xor_words(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t words) {
-    for (size_t i = 0; i < words; i++) {
+static inline uint64_t load_word(const uint8_t *in) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        uint64_t v;
-        memcpy(&v, in + 8 * i, 8);
+    uint64_t v;
+    memcpy(&v, in, 8);
+    return v;
 #else
-        uint64_t v = kpqc_load64_le(in + 8 * i);
+    return kpqc_load64_le(in);
 #endif
-        s[i][j] ^= v;
+}
+
+static inline void store_word(uint8_t *out, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, &v, 8);
+#else
+    kpqc_store64_le(out, v);
+#endif
+}
+
+/* Four words a step: the loop's own bookkeeping was as much as the moves. */
+static inline void xor_words(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t words) {
+    size_t i = 0;
+    for (; i + 4 <= words; i += 4) {
+        s[i][j] ^= load_word(in + 8 * i);
+        s[i + 1][j] ^= load_word(in + 8 * i + 8);
+        s[i + 2][j] ^= load_word(in + 8 * i + 16);
+        s[i + 3][j] ^= load_word(in + 8 * i + 24);
     }
+    for (; i < words; i++) s[i][j] ^= load_word(in + 8 * i);
 }
 
 static inline void store_words(uint8_t *out, const uint64_t s[25][4], unsigned j, size_t words) {
-    for (size_t i = 0; i < words; i++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        memcpy(out + 8 * i, &s[i][j], 8);
-#else
-        kpqc_store64_le(out + 8 * i, s[i][j]);
-#endif
+    size_t i = 0;
+    for (; i + 4 <= words; i += 4) {
+        store_word(out + 8 * i, s[i][j]);
+        store_word(out + 8 * i + 8, s[i + 1][j]);
+        store_word(out + 8 * i + 16, s[i + 2][j]);
+        store_word(out + 8 * i + 24, s[i + 3][j]);
     }
+    for (; i < words; i++) store_word(out + 8 * i, s[i][j]);
 }
 
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
@@ -48,14 +67,17 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
      * portable level), only the busy lanes are permuted, one at a time. */
     const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
     void (*f1600)(uint64_t s[25]) = x4->info.needs == 0 ? kpqc_keccak_select_backend()->f1600 : NULL;
-    unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0};
+    unsigned state[4] = {LANE_IDLE, LANE_IDLE, LANE_IDLE, LANE_IDLE}, job[4] = {0}, used[4] = {0};
     size_t off[4] = {0}; /* input bytes absorbed, then output bytes squeezed */
     unsigned next = 0;
+    memset(s, 0, sizeof s); /* whole rows at once; a lane is cleared alone only when it takes a second job */
     for (;;) {
         unsigned active = 0;
         for (unsigned j = 0; j < 4; j++) {
             if (state[j] == LANE_IDLE && next < n) {
-                for (unsigned i = 0; i < 25; i++) s[i][j] = 0;
+                if (used[j])
+                    for (unsigned i = 0; i < 25; i++) s[i][j] = 0;
+                used[j] = 1;
                 job[j] = next++;
                 state[j] = LANE_ABSORB;
                 off[j] = 0;
