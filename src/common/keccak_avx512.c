@@ -25,7 +25,7 @@
 #define V __m128i
 #define XOR(a, b) _mm_xor_si128((a), (b))
 #define ROL(v, n) _mm_rol_epi64((v), (n))
-#define CHI(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0xd2) /* a ^ (~b & c) */
+#define CHI(a, b, c) KPQC_CHI(_mm, (a), (b), (c)) /* a ^ (~b & c) */
 
 /* Chi on one row b0..b4 into lanes E##i0..E##i4, each folded into its
  * column parity (SET starts the parities on the first row, ACC adds). */
