@@ -27,15 +27,15 @@
 #define ROL(v, n) _mm_rol_epi64((v), (n))
 #define CHI(a, b, c) KPQC_CHI(_mm, (a), (b), (c)) /* a ^ (~b & c) */
 
-/* Chi on one row b0..b4 into lanes E##i0..E##i4, each folded into its
- * column parity (SET starts the parities on the first row, ACC adds). */
-#define SET(c, e) c = (e)
-#define ACC(c, e) c = XOR(c, (e))
-#define CHI_ROW(E, i0, i1, i2, i3, i4, OP)                                                     \
+/* Chi on one row b0..b4 into lanes E##i0..E##i4, each added to its
+ * column's parity c0..c4 (the first row, which also takes iota, starts
+ * them in ROUND). */
+#define CHI_ROW(E, i0, i1, i2, i3, i4)                                                         \
     do {                                                                                       \
         E##i0 = CHI(b0, b1, b2); E##i1 = CHI(b1, b2, b3); E##i2 = CHI(b2, b3, b4);             \
         E##i3 = CHI(b3, b4, b0); E##i4 = CHI(b4, b0, b1);                                      \
-        OP(c0, E##i0); OP(c1, E##i1); OP(c2, E##i2); OP(c3, E##i3); OP(c4, E##i4);             \
+        c0 = XOR(c0, E##i0); c1 = XOR(c1, E##i1); c2 = XOR(c2, E##i2); c3 = XOR(c3, E##i3); \
+        c4 = XOR(c4, E##i4);                                                                   \
     } while (0)
 
 /*
@@ -62,25 +62,25 @@
         b2 = ROL(XOR(A##10, d0), 3);                                                           \
         b3 = ROL(XOR(A##16, d1), 45);                                                          \
         b4 = ROL(XOR(A##22, d2), 61);                                                          \
-        CHI_ROW(E, 05, 06, 07, 08, 09, ACC);                                                   \
+        CHI_ROW(E, 05, 06, 07, 08, 09);                                                        \
         b0 = ROL(XOR(A##01, d1), 1);                                                           \
         b1 = ROL(XOR(A##07, d2), 6);                                                           \
         b2 = ROL(XOR(A##13, d3), 25);                                                          \
         b3 = _mm_shuffle_epi8(XOR(A##19, d4), rol8);                                           \
         b4 = ROL(XOR(A##20, d0), 18);                                                          \
-        CHI_ROW(E, 10, 11, 12, 13, 14, ACC);                                                   \
+        CHI_ROW(E, 10, 11, 12, 13, 14);                                                        \
         b0 = ROL(XOR(A##04, d4), 27);                                                          \
         b1 = ROL(XOR(A##05, d0), 36);                                                          \
         b2 = ROL(XOR(A##11, d1), 10);                                                          \
         b3 = ROL(XOR(A##17, d2), 15);                                                          \
         b4 = _mm_shuffle_epi8(XOR(A##23, d3), rol56);                                          \
-        CHI_ROW(E, 15, 16, 17, 18, 19, ACC);                                                   \
+        CHI_ROW(E, 15, 16, 17, 18, 19);                                                        \
         b0 = ROL(XOR(A##02, d2), 62);                                                          \
         b1 = ROL(XOR(A##08, d3), 55);                                                          \
         b2 = ROL(XOR(A##14, d4), 39);                                                          \
         b3 = ROL(XOR(A##15, d0), 41);                                                          \
         b4 = ROL(XOR(A##21, d1), 2);                                                           \
-        CHI_ROW(E, 20, 21, 22, 23, 24, ACC);                                                   \
+        CHI_ROW(E, 20, 21, 22, 23, 24);                                                        \
     } while (0)
 
 #define DECL(P) V P##00, P##01, P##02, P##03, P##04, P##05, P##06, P##07, P##08, P##09, P##10, \
