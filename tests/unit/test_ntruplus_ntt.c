@@ -212,7 +212,34 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
     }
 }
 
+#ifdef KPQC_ISA_AVX2
+/* The vector tails read each twiddle and its multiple of q^-1 mod 2^16
+ * from two generated tables side by side: they must agree entry by entry. */
+static void check_tail_tables(void) {
+    static const struct {
+        const int16_t *w, *wq;
+        unsigned len;
+    } t[] = {
+        {kpqc_ntruplus_avx_tail_fwd768, kpqc_ntruplus_avx_tail_fwd768_qinv, 768},
+        {kpqc_ntruplus_avx_tail_inv768, kpqc_ntruplus_avx_tail_inv768_qinv, 768},
+        {kpqc_ntruplus_avx_tail_fwd864, kpqc_ntruplus_avx_tail_fwd864_qinv, 576},
+        {kpqc_ntruplus_avx_tail_inv864, kpqc_ntruplus_avx_tail_inv864_qinv, 576},
+        {kpqc_ntruplus_avx_tail_fwd1152, kpqc_ntruplus_avx_tail_fwd1152_qinv, 1152},
+        {kpqc_ntruplus_avx_tail_inv1152, kpqc_ntruplus_avx_tail_inv1152_qinv, 1152},
+    };
+    for (unsigned k = 0; k < sizeof t / sizeof t[0]; k++)
+        for (unsigned i = 0; i < t[k].len; i++) {
+            const int16_t want = (int16_t)(uint16_t)((uint32_t)(uint16_t)t[k].w[i] * NTRUPLUS_QINV);
+            CHECK_MSG(t[k].wq[i] == want, "tail table %u: entry %u times q^-1 is %d, not %d", k, i,
+                      t[k].wq[i], want);
+        }
+}
+#endif
+
 int main(void) {
+#ifdef KPQC_ISA_AVX2
+    check_tail_tables();
+#endif
     const kpqc_ntruplus_params *sets[] = {&kpqc_ntruplus_params768, &kpqc_ntruplus_params864,
                                           &kpqc_ntruplus_params1152};
     for (unsigned s = 0; s < 3; s++) {

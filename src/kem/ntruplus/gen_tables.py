@@ -199,6 +199,18 @@ def layer_start(n, stride):
     fail("no layer of stride %d" % stride)
 
 
+def times_qinv(values):
+    """Each twiddle times q^-1 mod 2^16 (signed), the vector code's second
+    factor of a Montgomery product by it."""
+    qinv = pow(Q, -1, 1 << 16)
+    return [((v * qinv + (1 << 15)) % (1 << 16)) - (1 << 15) for v in values]
+
+
+def emit_tail(name, t):
+    print(emit_array(name, t))
+    print(emit_array(name + "_qinv", times_qinv(t)))
+
+
 def emit_avx2(n):
     """Twiddles laid out for the AVX2 code (see ntruplus_avx2.c)."""
     z = FORWARD[n]
@@ -213,7 +225,7 @@ def emit_avx2(n):
                 t += [z[k8 + 2 * pair]] * 8 + [z[k8 + 2 * pair + 1]] * 8
                 for j in range(4):
                     t += [z[k4 + 4 * pair + j]] * 4
-            print(emit_array("kpqc_ntruplus_avx_tail_%s%d" % (name, n), [mont(f(x)) for x in t]))
+            emit_tail("kpqc_ntruplus_avx_tail_%s%d" % (name, n), [mont(f(x)) for x in t])
         else:
             # Strides 24, 12, 6, 3 (ring strides 8, 4, 2, 1 inside blocks of
             # 48), two blocks per step: before layer L lane l of the first
@@ -229,8 +241,7 @@ def emit_avx2(n):
                         blk = 2 * pair + lane // 8
                         ring = rings[L][lane % 8]
                         t.append(z[k + 2 ** L * blk + ring // (2 * (8 >> L))])
-            t = [mont(f(x)) for x in t]
-            print(emit_array("kpqc_ntruplus_avx_tail_%s%d" % (name, n), t))
+            emit_tail("kpqc_ntruplus_avx_tail_%s%d" % (name, n), [mont(f(x)) for x in t])
         print()
     # Base-ring twiddles, 16 blocks per vector, in the lane order the
     # basemul transposition produces (natural order for d = 3).

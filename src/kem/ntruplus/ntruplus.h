@@ -119,6 +119,10 @@ extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx512;
 extern const int16_t kpqc_ntruplus_avx_tail_fwd768[768], kpqc_ntruplus_avx_tail_inv768[768];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd864[576], kpqc_ntruplus_avx_tail_inv864[576];
 extern const int16_t kpqc_ntruplus_avx_tail_fwd1152[1152], kpqc_ntruplus_avx_tail_inv1152[1152];
+/* The same twiddles times q^-1 mod 2^16. */
+extern const int16_t kpqc_ntruplus_avx_tail_fwd768_qinv[768], kpqc_ntruplus_avx_tail_inv768_qinv[768];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd864_qinv[576], kpqc_ntruplus_avx_tail_inv864_qinv[576];
+extern const int16_t kpqc_ntruplus_avx_tail_fwd1152_qinv[1152], kpqc_ntruplus_avx_tail_inv1152_qinv[1152];
 extern const int16_t kpqc_ntruplus_avx_base768[192], kpqc_ntruplus_avx_base864[288],
     kpqc_ntruplus_avx_base1152[288];
 #endif

@@ -42,6 +42,22 @@ static inline v16 vmul(v16 a, v16 b, v16 bq) {
 static inline v16 vmulz(v16 a, v16 z) {
     return vmul(a, z, _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV)));
 }
+/* A twiddle and its multiple of q^-1 (mod 2^16): products by it take
+ * three multiplications, the multiple formed once (by a scalar product for
+ * a broadcast twiddle, from a table for the tails). */
+typedef struct {
+    v16 w, wq;
+} vtw;
+static inline vtw tw_set1(int16_t z) {
+    const vtw t = {vset1(z), vset1((int16_t)(uint16_t)((uint32_t)(uint16_t)z * NTRUPLUS_QINV))};
+    return t;
+}
+static inline vtw tw_load(const int16_t *w, const int16_t *wq) {
+    const vtw t = {_mm256_loadu_si256((const __m256i *)w), _mm256_loadu_si256((const __m256i *)wq)};
+    return t;
+}
+static inline v16 vmult(v16 a, vtw t) { return vmul(a, t.w, t.wq); }
+
 /* a - round(a * v / 2^26) q, v = round(2^26 / q): centred, |result| <= q/2 + 1 */
 static inline v16 vbarrett(v16 a) {
     v16 t = _mm256_mulhi_epi16(a, vset1(19412));
@@ -56,6 +72,13 @@ static const int16_t *tail_table(unsigned n, int inverse) {
     case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768 : kpqc_ntruplus_avx_tail_fwd768;
     case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864 : kpqc_ntruplus_avx_tail_fwd864;
     default: return inverse ? kpqc_ntruplus_avx_tail_inv1152 : kpqc_ntruplus_avx_tail_fwd1152;
+    }
+}
+static const int16_t *tail_qinv_table(unsigned n, int inverse) {
+    switch (n) {
+    case 768: return inverse ? kpqc_ntruplus_avx_tail_inv768_qinv : kpqc_ntruplus_avx_tail_fwd768_qinv;
+    case 864: return inverse ? kpqc_ntruplus_avx_tail_inv864_qinv : kpqc_ntruplus_avx_tail_fwd864_qinv;
+    default: return inverse ? kpqc_ntruplus_avx_tail_inv1152_qinv : kpqc_ntruplus_avx_tail_fwd1152_qinv;
     }
 }
 static const int16_t *base_table(unsigned n) {
@@ -237,13 +260,13 @@ static inline void regroup(unsigned layer, v16 *p, v16 *q) {
 /* Forward: the four layers, then the coefficients reduced.  Inverse: the
  * same undone with the inverse twiddles. */
 static inline __attribute__((always_inline)) void tail864(int16_t *a, const int inverse) {
-    const int16_t *tw = tail_table(864, inverse);
+    const int16_t *tw = tail_table(864, inverse), *tq = tail_qinv_table(864, inverse);
     const v16 low = _mm256_set1_epi32(0xFFFF);
-    for (unsigned i = 0; i < 864; i += 96, tw += 64) {
+    for (unsigned i = 0; i < 864; i += 96, tw += 64, tq += 64) {
         v16 p[3], q[3], w[4], wq[4];
         for (unsigned L = 0; L < 4; L++) {
             w[L] = vload(tw + 16 * L);
-            wq[L] = _mm256_mullo_epi16(w[L], vset1((int16_t)NTRUPLUS_QINV));
+            wq[L] = vload(tq + 16 * L);
         }
         load_pair3(p, q, a + i);
         for (unsigned u = 0; u < 3; u++) {
@@ -276,95 +299,220 @@ static inline __attribute__((always_inline)) void tail864(int16_t *a, const int 
 static void tail_fwd864(int16_t *a) { tail864(a, 0); }
 static void tail_inv864(int16_t *a) { tail864(a, 1); }
 
-/* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
-static void tail_fwd4(unsigned n, int16_t *a) {
-    const int16_t *tw = tail_table(n, 0);
-    for (unsigned i = 0; i < n; i += 32, tw += 32) {
-        v16 A = vload(a + i), B = vload(a + i + 16);
-        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20); /* A0..7  | B0..7  */
-        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31); /* A8..15 | B8..15 */
-        v16 m = vmulz(t1, vload(tw));
-        v16 u = _mm256_add_epi16(t0, m), w = _mm256_sub_epi16(t0, m);
-        v16 u0 = _mm256_unpacklo_epi64(u, w); /* A0..3 A8..11 | B0..3 B8..11 */
-        v16 u1 = _mm256_unpackhi_epi64(u, w); /* A4..7 A12..15 | B4..7 B12..15 */
-        m = vmulz(u1, vload(tw + 16));
-        u = vbarrett(_mm256_add_epi16(u0, m));
-        w = vbarrett(_mm256_sub_epi16(u0, m));
-        t0 = _mm256_unpacklo_epi64(u, w); /* A0..7 | B0..7 */
-        t1 = _mm256_unpackhi_epi64(u, w); /* A8..15 | B8..15 */
-        vstore(a + i, _mm256_permute2x128_si256(t0, t1, 0x20));
-        vstore(a + i + 16, _mm256_permute2x128_si256(t0, t1, 0x31));
-    }
+/* ---------------------------------------------------------------- butterflies */
+/* Loops over the vectors of a block held in registers: unrolled, so that
+ * the block stays in registers. */
+#if defined(__clang__)
+#define UNROLLED _Pragma("clang loop unroll(full)")
+#else
+#define UNROLLED _Pragma("GCC unroll 16")
+#endif
+
+static inline v16 vadd(v16 a, v16 b) { return _mm256_add_epi16(a, b); }
+static inline v16 vsub(v16 a, v16 b) { return _mm256_sub_epi16(a, b); }
+
+/* Radix-2 and radix-3 butterflies, forward and inverse; om is the cube
+ * root of unity.  The inverse radix-2 sum is reduced every second layer
+ * (below 4q), as in the portable transform. */
+static inline void fwd2(v16 *x, v16 *y, vtw w) {
+    const v16 t = vmult(*y, w);
+    *y = vsub(*x, t);
+    *x = vadd(*x, t);
+}
+static inline void fwd3(v16 *x0, v16 *x1, v16 *x2, vtw w1, vtw w2, vtw om) {
+    const v16 x = *x0, t1 = vmult(*x1, w1), t2 = vmult(*x2, w2);
+    const v16 t3 = vmult(vsub(t1, t2), om);
+    *x0 = vadd(x, vadd(t1, t2));
+    *x1 = vadd(vsub(x, t2), t3);
+    *x2 = vsub(vsub(x, t1), t3);
+}
+/* reduce: the sum Barrett-reduced (every second radix-2 layer) */
+static inline void inv2(v16 *x, v16 *y, vtw w, int reduce) {
+    const v16 u = *x, v = *y, sum = vadd(u, v);
+    *x = reduce ? vbarrett(sum) : sum;
+    *y = vmult(vsub(u, v), w);
+}
+static inline void inv3(v16 *y0, v16 *y1, v16 *y2, vtw w1, vtw w2, vtw om) {
+    const v16 a = *y0, b = *y1, c = *y2, d = vmult(vsub(b, c), om);
+    *y0 = vbarrett(vadd(a, vadd(b, c)));
+    *y1 = vmult(vsub(vsub(a, b), d), w1);
+    *y2 = vmult(vadd(vsub(a, c), d), w2);
 }
 
-static void tail_inv4(unsigned n, int16_t *a) {
-    const int16_t *tw = tail_table(n, 1);
-    for (unsigned i = 0; i < n; i += 32, tw += 32) {
-        v16 A = vload(a + i), B = vload(a + i + 16);
-        v16 t0 = _mm256_permute2x128_si256(A, B, 0x20);
-        v16 t1 = _mm256_permute2x128_si256(A, B, 0x31);
-        v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
-        v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
-        v16 x = _mm256_add_epi16(u0, u1); /* < 2q: reduced every second layer */
-        v16 y = vmulz(_mm256_sub_epi16(u0, u1), vload(tw + 16));
-        t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
-        t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
-        x = vbarrett(_mm256_add_epi16(t0, t1));
-        y = vmulz(_mm256_sub_epi16(t0, t1), vload(tw));
-        vstore(a + i, _mm256_permute2x128_si256(x, y, 0x20));
-        vstore(a + i + 16, _mm256_permute2x128_si256(x, y, 0x31));
-    }
+/* ---------------------------------------------------------------- strides 8 and 4 (d = 4) */
+/* Two 16-coefficient blocks A, B (32 consecutive coefficients) and their 32
+ * twiddles (tq: times q^-1). */
+static inline void tail_fwd4(v16 *A, v16 *B, const int16_t *tw, const int16_t *tq) {
+    v16 t0 = _mm256_permute2x128_si256(*A, *B, 0x20); /* A0..7  | B0..7  */
+    v16 t1 = _mm256_permute2x128_si256(*A, *B, 0x31); /* A8..15 | B8..15 */
+    v16 m = vmult(t1, tw_load(tw, tq));
+    v16 u = vadd(t0, m), w = vsub(t0, m);
+    v16 u0 = _mm256_unpacklo_epi64(u, w); /* A0..3 A8..11 | B0..3 B8..11 */
+    v16 u1 = _mm256_unpackhi_epi64(u, w); /* A4..7 A12..15 | B4..7 B12..15 */
+    m = vmult(u1, tw_load(tw + 16, tq + 16));
+    u = vbarrett(vadd(u0, m));
+    w = vbarrett(vsub(u0, m));
+    t0 = _mm256_unpacklo_epi64(u, w); /* A0..7 | B0..7 */
+    t1 = _mm256_unpackhi_epi64(u, w); /* A8..15 | B8..15 */
+    *A = _mm256_permute2x128_si256(t0, t1, 0x20);
+    *B = _mm256_permute2x128_si256(t0, t1, 0x31);
+}
+
+static inline void tail_inv4(v16 *A, v16 *B, const int16_t *tw, const int16_t *tq) {
+    v16 t0 = _mm256_permute2x128_si256(*A, *B, 0x20);
+    v16 t1 = _mm256_permute2x128_si256(*A, *B, 0x31);
+    v16 u0 = _mm256_unpacklo_epi64(t0, t1); /* A0..3 A8..11 | ... */
+    v16 u1 = _mm256_unpackhi_epi64(t0, t1); /* A4..7 A12..15 | ... */
+    v16 x = vadd(u0, u1); /* < 2q: reduced every second layer */
+    v16 y = vmult(vsub(u0, u1), tw_load(tw + 16, tq + 16));
+    t0 = _mm256_unpacklo_epi64(x, y); /* A0..7 | B0..7 */
+    t1 = _mm256_unpackhi_epi64(x, y); /* A8..15 | B8..15 */
+    x = vbarrett(vadd(t0, t1));
+    y = vmult(vsub(t0, t1), tw_load(tw, tq));
+    *A = _mm256_permute2x128_si256(x, y, 0x20);
+    *B = _mm256_permute2x128_si256(x, y, 0x31);
 }
 
 /* ---------------------------------------------------------------- transforms */
-/* The shape arguments are constants at each call (ntt_v256, invntt_v256),
- * so that each parameter set gets loops of known length. */
+/*
+ * Layers are worked together where their data fits in registers:
+ *  - forward, the split by the sixth root (stride n/2) and the first
+ *    radix-3 layer (stride n/6): the six coefficients i + j n/6 of a column;
+ *  - n = 768, 1152: the radix-2 layers of strides r2_first .. 16 and the
+ *    tail's 8 and 4 on blocks of 2 r2_first coefficients (8 or 4 vectors).
+ * Twiddle indices as the portable transform counts them: 2 for the layer
+ * after the split, two per radix-3 block, one per radix-2 block, so the
+ * g-th block of a layer takes the layer's first index plus g.  Fusing
+ * more (a 12-vector block for 1152 with its second radix-3 layer, the
+ * inverse radix-3 layer with the inverse split) measured slower: the
+ * transform is bound by its multiplications, not by loads and stores, and
+ * 16 registers spill.  The shape arguments are constants at each call
+ * (ntt_v256, invntt_v256), so that each parameter set gets loops of known
+ * length, unrolled.
+ */
+static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_ntruplus_params *p,
+                                                                   int16_t *a, const unsigned n) {
+    const unsigned s = n / 6;
+    const int16_t *z = p->zetas;
+    /* twiddles read before the loop: the stores to a might alias them */
+    const vtw zt = tw_set1(p->zeta1), om = tw_set1(NTRUPLUS_OMEGA);
+    const vtw w0 = tw_set1(z[2]), w1 = tw_set1(z[3]), w2 = tw_set1(z[4]), w3 = tw_set1(z[5]);
+    for (unsigned i = 0; i < s; i += 16) {
+        v16 x[6];
+        for (unsigned j = 0; j < 3; j++) {
+            const v16 u = vload(a + i + j * s), v = vload(a + i + (j + 3) * s);
+            const v16 t = vmult(v, zt);
+            x[j] = vadd(u, t);
+            x[j + 3] = vsub(vadd(u, v), t);
+        }
+        fwd3(&x[0], &x[1], &x[2], w0, w1, om);
+        fwd3(&x[3], &x[4], &x[5], w2, w3, om);
+        for (unsigned j = 0; j < 6; j++) vstore(a + i + j * s, x[j]);
+    }
+}
+
+/* The inverse split (stride n/2), after the radix-3 layers. */
+static inline __attribute__((always_inline)) void split_inv(const kpqc_ntruplus_params *p, int16_t *a,
+                                                            const unsigned n) {
+    const unsigned h = n / 2;
+    const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
+    for (unsigned i = 0; i < h; i += 16) {
+        const v16 u = vload(a + i), v = vload(a + i + h), b = vmulz(vsub(u, v), c0);
+        vstore(a + i, vmulz(vsub(vadd(u, v), b), sh));
+        vstore(a + i + h, vmulz(b, sc));
+    }
+}
+
+/* A radix-3 layer of stride s (not the first), forward or inverse; z: its
+ * twiddles (inverse ones for the inverse). */
+static inline __attribute__((always_inline)) void radix3_layer(int16_t *a, const unsigned n, const unsigned s,
+                                                               const int16_t *z, const int inverse) {
+    const vtw om = tw_set1(NTRUPLUS_OMEGA);
+    for (unsigned start = 0; start < n; start += 3 * s, z += 2) {
+        const vtw w1 = tw_set1(z[0]), w2 = tw_set1(z[1]);
+        for (unsigned i = start; i < start + s; i += 16) {
+            v16 x0 = vload(a + i), x1 = vload(a + i + s), x2 = vload(a + i + 2 * s);
+            if (inverse)
+                inv3(&x0, &x1, &x2, w1, w2, om);
+            else
+                fwd3(&x0, &x1, &x2, w1, w2, om);
+            vstore(a + i, x0);
+            vstore(a + i + s, x1);
+            vstore(a + i + 2 * s, x2);
+        }
+    }
+}
+
+/* The first twiddle index of the radix-2 layer of stride s, k that of the
+ * layer of stride s0: one per block of each layer in between. */
+static inline unsigned r2_index(unsigned n, unsigned s0, unsigned s, unsigned k) {
+    for (unsigned t = s0; t > s; t /= 2) k += n / (2 * t);
+    return k;
+}
+
+/* d = 4: radix-2 strides s0 .. 16, then 8 and 4, on the 2 s0 / 16 vectors
+ * x of block blk (of 2 s0 coefficients); the inverse in the opposite
+ * order.  k: the first twiddle index of the layer of stride s0; z: the
+ * twiddles (inverse ones for the inverse). */
+static inline __attribute__((always_inline)) void radix2_block(v16 *x, const unsigned n, const unsigned s0,
+                                                               const int16_t *z, unsigned k, unsigned blk,
+                                                               const int inverse) {
+    const int16_t *tw = tail_table(n, inverse) + blk * 2 * s0;
+    const int16_t *tq = tail_qinv_table(n, inverse) + blk * 2 * s0;
+    const unsigned nv = 2 * s0 / 16, layers = s0 == 64 ? 3 : 2;
+    if (inverse) {
+        UNROLLED
+        for (unsigned v = 0; v < nv; v += 2) tail_inv4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
+    }
+    UNROLLED
+    for (unsigned L = 0; L < layers; L++) {
+        const unsigned s = inverse ? 16u << L : s0 >> L;
+        const unsigned span = s / 16, kl = r2_index(n, s0, s, k);
+        UNROLLED
+        for (unsigned g = 0; g < nv / (2 * span); g++) {
+            const vtw w = tw_set1(z[kl + blk * (s0 / s) + g]);
+            UNROLLED
+            for (unsigned v = 0; v < span; v++) {
+                v16 *lo = &x[2 * span * g + v], *hi = &x[2 * span * g + span + v];
+                if (inverse)
+                    inv2(lo, hi, w, s == 32); /* strides 8, 32 */
+                else
+                    fwd2(lo, hi, w);
+            }
+        }
+    }
+    if (!inverse) {
+        UNROLLED
+        for (unsigned v = 0; v < nv; v += 2) tail_fwd4(&x[v], &x[v + 1], tw + 16 * v, tq + 16 * v);
+    }
+}
+
+/* d = 4: everything after the radix-3 layers (before them, inverse) on
+ * blocks of 2 r2_first coefficients held in registers (128 for n = 768, 64
+ * for n = 1152). */
+static inline __attribute__((always_inline)) void radix2_blocks(const kpqc_ntruplus_params *p, int16_t *a,
+                                                                const unsigned n, const unsigned r3_layers,
+                                                                const unsigned r2_first, const int inverse) {
+    const unsigned nv = 2 * r2_first / 16, k = r3_layers == 2 ? 18 : 6;
+    for (unsigned blk = 0; blk < n / (16 * nv); blk++) {
+        int16_t *b = a + blk * 16 * nv;
+        v16 x[8];
+        UNROLLED
+        for (unsigned v = 0; v < nv; v++) x[v] = vload(b + 16 * v);
+        radix2_block(x, n, r2_first, inverse ? p->zinv : p->zetas, k, blk, inverse);
+        UNROLLED
+        for (unsigned v = 0; v < nv; v++) vstore(b + 16 * v, x[v]);
+    }
+}
+
 static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
                                                            const unsigned n, const unsigned r3_layers,
                                                            const unsigned r2_first) {
-    const unsigned h = n / 2;
-    const int16_t *z = p->zetas;
-    unsigned k = 2;
-
-    {
-        const v16 zt = vset1(p->zeta1);
-        for (unsigned i = 0; i < h; i += 16) {
-            v16 x = vload(a + i), y = vload(a + i + h);
-            v16 t = vmulz(y, zt);
-            vstore(a + i + h, _mm256_sub_epi16(_mm256_add_epi16(x, y), t));
-            vstore(a + i, _mm256_add_epi16(x, t));
-        }
-    }
-    const v16 om = vset1(NTRUPLUS_OMEGA);
-    for (unsigned layer = 0, s = n / 6; layer < r3_layers; layer++, s /= 3) {
-        for (unsigned start = 0; start < n; start += 3 * s, k += 2) {
-            const v16 w1 = vset1(z[k]), w2 = vset1(z[k + 1]);
-            for (unsigned i = start; i < start + s; i += 16) {
-                v16 x = vload(a + i);
-                v16 t1 = vmulz(vload(a + i + s), w1);
-                v16 t2 = vmulz(vload(a + i + 2 * s), w2);
-                v16 t3 = vmulz(_mm256_sub_epi16(t1, t2), om);
-                vstore(a + i, _mm256_add_epi16(x, _mm256_add_epi16(t1, t2)));
-                vstore(a + i + s, _mm256_add_epi16(_mm256_sub_epi16(x, t2), t3));
-                vstore(a + i + 2 * s, _mm256_sub_epi16(_mm256_sub_epi16(x, t1), t3));
-            }
-        }
-    }
-    unsigned s = r2_first;
-    for (; s >= 16 && s % 16 == 0; s /= 2) {
-        for (unsigned start = 0; start < n; start += 2 * s, k++) {
-            const v16 w = vset1(z[k]);
-            for (unsigned i = start; i < start + s; i += 16) {
-                v16 x = vload(a + i);
-                v16 t = vmulz(vload(a + i + s), w);
-                vstore(a + i + s, _mm256_sub_epi16(x, t));
-                vstore(a + i, _mm256_add_epi16(x, t));
-            }
-        }
-    }
+    split_radix3_fwd(p, a, n);
+    if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zetas + 6, 0);
     /* unreduced so far, within the bounds of the portable transform */
     if (n != 864)
-        tail_fwd4(n, a);
+        radix2_blocks(p, a, n, r3_layers, r2_first, 0);
     else
         tail_fwd864(a);
 }
@@ -381,52 +529,14 @@ static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplu
                                                               int16_t *a, const unsigned n,
                                                               const unsigned r3_layers,
                                                               const unsigned r2_first) {
-    const unsigned h = n / 2;
-    const int16_t *zi = p->zinv;
-    unsigned k = p->nzetas, s;
-
-    if (n != 864) {
-        tail_inv4(n, a);
-        k -= n / 8 + n / 16;
-        s = 16;
-    } else {
+    /* the same indices as the forward transform's */
+    if (n != 864)
+        radix2_blocks(p, a, n, r3_layers, r2_first, 1);
+    else
         tail_inv864(a);
-        k -= n / 6 + n / 12 + n / 24 + n / 48;
-        s = 48; /* the radix-3 layers follow directly */
-    }
-    for (; s <= r2_first; s *= 2) {
-        k -= n / (2 * s);
-        for (unsigned start = 0, b = k; start < n; start += 2 * s, b++) {
-            const v16 w = vset1(zi[b]);
-            for (unsigned i = start; i < start + s; i += 16) {
-                v16 u = vload(a + i), v = vload(a + i + s), sum = _mm256_add_epi16(u, v);
-                vstore(a + i, s == 32 ? vbarrett(sum) : sum); /* layers 1 and 3 (strides 8, 32) */
-                vstore(a + i + s, vmulz(_mm256_sub_epi16(u, v), w));
-            }
-        }
-    }
-    const v16 om = vset1(NTRUPLUS_OMEGA);
-    s = r3_layers == 2 ? n / 18 : n / 6;
-    for (unsigned layer = 0; layer < r3_layers; layer++, s *= 3) {
-        k -= 2 * (n / (3 * s));
-        for (unsigned start = 0, b = k; start < n; start += 3 * s, b += 2) {
-            const v16 w1 = vset1(zi[b]), w2 = vset1(zi[b + 1]);
-            for (unsigned i = start; i < start + s; i += 16) {
-                v16 y0 = vload(a + i), y1 = vload(a + i + s), y2 = vload(a + i + 2 * s);
-                v16 d = vmulz(_mm256_sub_epi16(y1, y2), om);
-                vstore(a + i, vbarrett(_mm256_add_epi16(y0, _mm256_add_epi16(y1, y2))));
-                vstore(a + i + s, vmulz(_mm256_sub_epi16(_mm256_sub_epi16(y0, y1), d), w1));
-                vstore(a + i + 2 * s, vmulz(_mm256_add_epi16(_mm256_sub_epi16(y0, y2), d), w2));
-            }
-        }
-    }
-    const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
-    for (unsigned i = 0; i < h; i += 16) {
-        v16 u = vload(a + i), v = vload(a + i + h);
-        v16 b = vmulz(_mm256_sub_epi16(u, v), c0);
-        vstore(a + i, vmulz(_mm256_sub_epi16(_mm256_add_epi16(u, v), b), sh));
-        vstore(a + i + h, vmulz(b, sc));
-    }
+    if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zinv + 6, 1);
+    radix3_layer(a, n, n / 6, p->zinv + 2, 1);
+    split_inv(p, a, n);
 }
 
 static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
@@ -436,7 +546,6 @@ static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     default: invntt_core(p, a, 1152, 2, 32); break;
     }
 }
-
 /* ---------------------------------------------------------------- products */
 /*
  * 16 rings Z_q[X]/(X^d - z_i) at once, coefficient j of all of them in
