@@ -381,10 +381,10 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         kpqc_keccak_wipe(&st);
     }
 
-    uint16_t counter = 0;
+    kpqc_haetae_hyperball_start(p, &w->gauss, w->seed, 0);
     for (;;) {
         uint8_t b;
-        counter = kpqc_haetae_sample_hyperball(p, be, &w->gauss, w->y, &b, w->seed, counter);
+        kpqc_haetae_sample_hyperball(p, be, &w->gauss, w->y, &b);
 
         /* commitment: high bits of A round(y) mod 2q, and the parity of
          * round(y1)[0] */

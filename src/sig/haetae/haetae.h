@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/bounds.h"
 #include "common/cpu.h"
@@ -178,8 +179,6 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
 extern const int64_t kpqc_haetae_cdt_hi[HAETAE_CDT_SLOTS], kpqc_haetae_cdt_lo[HAETAE_CDT_SLOTS];
 uint64_t kpqc_haetae_cdt_sample_portable(uint64_t lo, uint32_t hi);
 uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
-/* x[i] = the sample of (lo[i], hi[i]) for four candidates */
-void kpqc_haetae_cdt4_avx2(uint64_t x[4], const uint64_t lo[4], const uint32_t hi[4]);
 /* exp(-xi / 2^48) of the acceptance test, in 48 fractional bits, for eight
  * 0 <= xi < 2^48 (a candidate's xi is (y^2 - x^2) / 512 with x <= 166 and
  * y - x < 1, so below 2^48 * 333 / 512), by a degree-10 polynomial with
@@ -250,9 +249,23 @@ extern const struct haetae_backend kpqc_haetae_backend_avx512;
 const struct haetae_backend *kpqc_haetae_select_backend(void);
 const kpqc_backend_info *const *kpqc_haetae_backends(size_t *n);
 
-/* Hyperball candidates are 26-byte pieces; the first squeeze is
- * ceil(26 * 256 / 136) blocks per polynomial, further ones a block at a
- * time. */
+/* The first nwords lanes of state j of w lane-interleaved Keccak states
+ * (lane i at st[i * w + j]), little-endian: a plain copy on such hosts,
+ * since the compilers leave the byte stores of this strided loop
+ * unmerged. */
+static inline void kpqc_haetae_store_lanes(uint8_t *out, const uint64_t *st, unsigned w, unsigned j, unsigned nwords) {
+    for (unsigned i = 0; i < nwords; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out + 8 * i, &st[i * w + j], 8);
+#else
+        kpqc_store64_le(out + 8 * i, st[i * w + j]);
+#endif
+    }
+}
+
+/* Hyperball candidates are 26-byte pieces; a polynomial takes at least
+ * ceil((32 + 26 * 256) / 136) blocks of its stream, which are evaluated
+ * at once, and further ones a block at a time. */
 #define HAETAE_CAND_BYTES 26
 #define HAETAE_FIRST_BLOCKS 49
 #define HAETAE_CAND_CAP 512
@@ -265,20 +278,46 @@ struct haetae_gauss_lane {
     uint32_t count;
     int done;
     uint64_t sum_lo, sum_hi; /* the squares' limbs, each below 2^57 */
-    uint8_t carry[HAETAE_CAND_BYTES];
+    struct haetae_cands cands;
     const struct haetae_backend *be;
+    /* the stream it reads: row `row` of the queue, `blocks` squeezed; past
+     * the first ones a block goes to buf after the ncarry bytes of a
+     * candidate it completes */
+    uint32_t row;
+    unsigned blocks;
+    int busy;
+    uint8_t buf[HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE];
 };
-/* Working memory of the hyperball sampler (large: kept off the stack). */
+/*
+ * Working memory of the hyperball sampler (large: kept off the stack).
+ * Signing reads the rows' streams SHAKE256(seed || nonce) for consecutive
+ * nonces, rows rows an attempt; they run as a queue on the side-by-side
+ * Keccak states, a state taking the next row as soon as its own is done,
+ * up to one attempt ahead.  A finished row waits in its slot.
+ */
+#define HAETAE_ROWS_MAX (HAETAE_LMAX + HAETAE_KMAX)
+#define HAETAE_ROW_SLOTS (2 * HAETAE_ROWS_MAX)
 struct haetae_gauss_ws {
     struct haetae_gauss_lane lanes[8];
-    uint8_t buf[8][HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE];
-    uint64_t samples[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N];
-    uint8_t signs[(HAETAE_LMAX + HAETAE_KMAX) * HAETAE_N / 8];
+    uint64_t st[25 * 8]; /* lane i of state j at st[i * width + j] */
+    unsigned width, rows;
+    void (*f1600x4)(uint64_t s[25][4]);
+    void (*f1600x8)(uint64_t s[25][8]);
+    uint8_t in[HAETAE_CRHBYTES + 2]; /* seed || nonce */
+    uint16_t nonce0;
+    uint32_t base, next; /* the attempt's first row; the next row to start */
+    unsigned ready_now;  /* rows of the attempt in their slots */
+    uint8_t ready[HAETAE_ROW_SLOTS];
+    uint64_t sum_lo[HAETAE_ROW_SLOTS], sum_hi[HAETAE_ROW_SLOTS];
+    uint64_t samples[HAETAE_ROW_SLOTS][HAETAE_N];
+    uint8_t signs[HAETAE_ROW_SLOTS][HAETAE_N / 8];
 };
-uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
-                                 struct haetae_gauss_ws *ws,
-                                 int32_t y[][HAETAE_N], uint8_t *b,
+/* Starts the rows at nonce; then each call returns one attempt's y (in the
+ * ball) and its bit b, and the rows of the next attempt follow. */
+void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_gauss_ws *ws,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
+void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+                                  struct haetae_gauss_ws *ws, int32_t y[][HAETAE_N], uint8_t *b);
 
 /* ---- key singular value (haetae_fft.c) ---- */
 int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,

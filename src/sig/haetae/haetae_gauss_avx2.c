@@ -2,50 +2,83 @@
  * AVX2 build of the hyperball candidates (see haetae_sampler.c): four
  * candidates in the four 64-bit lanes of a register, each step of the
  * portable code done lane by lane on the same integers.  The CDT samples
- * come from kpqc_haetae_cdt4_avx2; the square and the acceptance
+ * come from kpqc_haetae_cdt8_avx2; the square and the acceptance
  * polynomial, which the portable code takes from 128-bit products, are
  * exact sums of 32 x 32-bit products (vpmuludq).
  */
-#include <string.h>
 
-#include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
+#include "haetae_cdt_avx2.h"
 
 #define MASK48 ((INT64_C(1) << 48) - 1)
 #define GROUPS (HAETAE_CAND_BATCH / 4)
+#define LIMB_MASK ((1u << HAETAE_CDT_LIMB_BITS) - 1)
 
 /* Four candidates' fields, one per lane. */
 struct lanes4 {
     __m256i x, frac_lo, frac_hi, test;
 };
 
-/* The fields of up to sixteen 26-byte candidates (83 bits for the CDT, 48
- * for the acceptance test, 72 for the fraction), CDT samples included;
- * lanes from n on hold zeros.  t is scratch, left for the caller to wipe. */
-struct fields16 {
-    uint64_t lo[HAETAE_CAND_BATCH], test[HAETAE_CAND_BATCH], flo[HAETAE_CAND_BATCH], fhi[HAETAE_CAND_BATCH];
-    uint64_t x[HAETAE_CAND_BATCH];
-    uint32_t hi[HAETAE_CAND_BATCH];
+/* Sixteen bytes of candidates a and b, at offset off of each: a in the
+ * low 128-bit lane, b in the high one. */
+static inline __m256i load_pair(const uint8_t *a, const uint8_t *b, size_t off) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a + off))),
+                                   _mm_loadu_si128((const __m128i *)(b + off)), 1);
+}
+
+/* The fields of four 26-byte candidates, one a lane: 83 bits for the CDT
+ * (lo, and hi below 2^19), 48 for the acceptance test, 72 for the
+ * fraction.  Each candidate is read as its bytes 0-15 and 10-25 (never
+ * past its end); candidates 0 and 2 share a register, 1 and 3 another, so
+ * that unpacking their quadwords gives the lanes in order. */
+struct raw4 {
+    __m256i lo, hi;
 };
-static void load_candidates(struct lanes4 c[GROUPS], struct fields16 *t, const uint8_t *r, size_t n) {
-    for (size_t i = n; i < HAETAE_CAND_BATCH; i++) t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
-    for (size_t i = 0; i < n; i++) {
-        t->lo[i] = t->test[i] = t->flo[i] = t->fhi[i] = t->hi[i] = 0;
-        const uint8_t *p = r + i * HAETAE_CAND_BYTES;
-        memcpy(&t->lo[i], p, 8);
-        memcpy(&t->hi[i], p + 8, 3);
-        t->hi[i] &= 0x7ffff;
-        memcpy(&t->test[i], p + 11, 6);
-        memcpy(&t->flo[i], p + 17, 6);
-        memcpy(&t->fhi[i], p + 23, 3);
+static inline void load4(struct lanes4 *c, struct raw4 *w, const uint8_t *const p[4]) {
+    const __m256i a = load_pair(p[0], p[2], 0), b = load_pair(p[1], p[3], 0);
+    const __m256i ay = load_pair(p[0], p[2], 10), by = load_pair(p[1], p[3], 10);
+    /* bytes 17-22 of a candidate are bytes 7-12 of its second piece */
+    const __m256i frac = _mm256_setr_epi8(7, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          7, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    w->lo = _mm256_unpacklo_epi64(a, b);
+    w->hi = _mm256_and_si256(_mm256_unpackhi_epi64(a, b), _mm256_set1_epi64x(0x7ffff));
+    c->test = _mm256_and_si256(_mm256_srli_epi64(_mm256_unpacklo_epi64(ay, by), 8), _mm256_set1_epi64x(MASK48));
+    c->frac_lo = _mm256_unpacklo_epi64(_mm256_shuffle_epi8(ay, frac), _mm256_shuffle_epi8(by, frac));
+    c->frac_hi = _mm256_srli_epi64(_mm256_unpackhi_epi64(ay, by), 40);
+}
+
+/* The CDT samples of two groups a and b: their limbs side by side in the
+ * 32-bit halves of the 64-bit lanes (a low, b high), eight samples a
+ * call. */
+static inline void cdt_pair(struct lanes4 *a, struct lanes4 *b, const struct raw4 *wa, const struct raw4 *wb) {
+    const __m256i mask = _mm256_set1_epi64x(LIMB_MASK);
+    const __m256i a0 = _mm256_and_si256(wa->lo, mask), b0 = _mm256_and_si256(wb->lo, mask);
+    const __m256i a1 = _mm256_and_si256(_mm256_srli_epi64(wa->lo, HAETAE_CDT_LIMB_BITS), mask);
+    const __m256i b1 = _mm256_and_si256(_mm256_srli_epi64(wb->lo, HAETAE_CDT_LIMB_BITS), mask);
+    const __m256i a2 = _mm256_or_si256(_mm256_srli_epi64(wa->lo, 2 * HAETAE_CDT_LIMB_BITS), _mm256_slli_epi64(wa->hi, 8));
+    const __m256i b2 = _mm256_or_si256(_mm256_srli_epi64(wb->lo, 2 * HAETAE_CDT_LIMB_BITS), _mm256_slli_epi64(wb->hi, 8));
+    const __m256i x = kpqc_haetae_cdt8_avx2(_mm256_or_si256(a0, _mm256_slli_epi64(b0, 32)),
+                                            _mm256_or_si256(a1, _mm256_slli_epi64(b1, 32)),
+                                            _mm256_or_si256(a2, _mm256_slli_epi64(b2, 32)));
+    a->x = _mm256_and_si256(x, _mm256_set1_epi64x(0xffffffff));
+    b->x = _mm256_srli_epi64(x, 32);
+}
+
+/* Candidates from n on repeat the last one (their lanes are unused). */
+static void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, size_t n) {
+    struct raw4 w[GROUPS];
+    const size_t groups = (n + 3) / 4;
+    for (size_t g = 0; g < groups; g++) {
+        const uint8_t *p[4];
+        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
+        load4(&c[g], &w[g], p);
     }
-    for (size_t g = 0; g < GROUPS; g++) {
-        kpqc_haetae_cdt4_avx2(t->x + 4 * g, t->lo + 4 * g, t->hi + 4 * g);
-        c[g].x = _mm256_loadu_si256((const __m256i *)(t->x + 4 * g));
-        c[g].frac_lo = _mm256_loadu_si256((const __m256i *)(t->flo + 4 * g));
-        c[g].frac_hi = _mm256_loadu_si256((const __m256i *)(t->fhi + 4 * g));
-        c[g].test = _mm256_loadu_si256((const __m256i *)(t->test + 4 * g));
+    for (size_t g = 0; g < groups; g += 2) {
+        if (g + 1 < groups)
+            cdt_pair(&c[g], &c[g + 1], &w[g], &w[g + 1]);
+        else
+            cdt_pair(&c[g], &c[g], &w[g], &w[g]);
     }
 }
 
@@ -87,40 +120,42 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
 }
 
 /*
- * One Horner step of kpqc_haetae_approx_exp8, ceil(r xi / 2^48) + c with
- * |r| < 2^50 and 0 <= xi < 2^48, on a = r + 2^51 >= 0 (c then lowered by
- * 8 xi): with a = aL + aH 2^32 and xi = xL + xH 2^32, a xi = R + 2^48 Q
- * where Q = floor(m / 2^16) + aH xH 2^16, R = (aL xL mod 2^32) +
- * (m mod 2^16) 2^32 < 2^48, m = floor(aL xL / 2^32) + aL xH + aH xL; the
- * ceiling adds 1 when R is not 0.
+ * Horner's steps of kpqc_haetae_approx_exp8, r <- ceil(r xi / 2^48) + c with
+ * |r| < 2^50 and 0 <= xi < 2^48, carried as a = r + 2^51 >= 0 so that the
+ * products are unsigned: ceil(a xi / 2^48) = ceil(r xi / 2^48) + 8 xi, so
+ * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^31 (aL
+ * below 2^31, so aL xL + 2^48 - 1 fits 64 bits) and xi = xL + xH 2^32,
+ * a xi + 2^48 - 1 = u + 2^31 (2 aL xH + aH xL) + 2^63 aH xH with
+ * u = aL xL + 2^48 - 1, so the ceiling is
+ * floor((floor(u / 2^31) + 2 aL xH + aH xL) / 2^17) + aH xH 2^15.
  */
-static inline __m256i horner_step(__m256i r, __m256i xi, __m256i xi_hi, __m256i c) {
-    const __m256i a = _mm256_add_epi64(r, _mm256_set1_epi64x(INT64_C(1) << 51));
-    const __m256i a_hi = _mm256_srli_epi64(a, 32);
-    const __m256i p0 = _mm256_mul_epu32(a, xi);
-    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(p0, 32),
-                                       _mm256_add_epi64(_mm256_mul_epu32(a, xi_hi), _mm256_mul_epu32(a_hi, xi)));
-    const __m256i rem = _mm256_or_si256(_mm256_and_si256(p0, _mm256_set1_epi64x(0xffffffff)),
-                                        _mm256_slli_epi64(_mm256_and_si256(m, _mm256_set1_epi64x(0xffff)), 32));
-    const __m256i up = _mm256_srli_epi64(_mm256_add_epi64(rem, _mm256_set1_epi64x(MASK48)), 48);
-    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 16), _mm256_slli_epi64(_mm256_mul_epu32(a_hi, xi_hi), 16));
-    return _mm256_add_epi64(_mm256_add_epi64(q, up), c);
+static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi, __m256i two_xi_hi, __m256i c) {
+    const __m256i a_lo = _mm256_and_si256(a, _mm256_set1_epi64x(0x7fffffff));
+    const __m256i a_hi = _mm256_srli_epi64(a, 31);
+    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a_lo, xi), _mm256_set1_epi64x(MASK48));
+    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31),
+                                       _mm256_add_epi64(_mm256_mul_epu32(a_lo, two_xi_hi), _mm256_mul_epu32(a_hi, xi)));
+    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_slli_epi64(_mm256_mul_epu32(a_hi, xi_hi), 15));
+    return _mm256_add_epi64(q, c);
 }
 
 /* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for GROUPS x 4 values, the
  * groups' chains of dependent multiplications side by side. */
 static inline void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
-    __m256i xi_hi[GROUPS], eight_xi[GROUPS];
+    const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
+    __m256i xi_hi[GROUPS], two_xi_hi[GROUPS], eight_xi[GROUPS];
     for (size_t g = 0; g < groups; g++) {
         xi_hi[g] = _mm256_srli_epi64(xi[g], 32);
+        two_xi_hi[g] = _mm256_add_epi64(xi_hi[g], xi_hi[g]);
         eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
-        ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0]);
+        ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0] + (INT64_C(1) << 51));
     }
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
-        const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i]);
+        const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i] + (INT64_C(1) << 51));
         for (size_t g = 0; g < groups; g++)
-            ex[g] = horner_step(ex[g], xi[g], xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
+            ex[g] = horner_step(ex[g], xi[g], xi_hi[g], two_xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
     }
+    for (size_t g = 0; g < groups; g++) ex[g] = _mm256_sub_epi64(ex[g], offset);
 }
 
 void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
@@ -132,15 +167,14 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
     _mm256_storeu_si256((__m256i *)(out + 4), ex[1]);
 }
 
-/* The fields' scratch in memory is wiped; the vectors are registers (or
- * the compiler's spills), as in the AVX-512 kernel. */
+/* The candidates go from their bytes straight into registers (or the
+ * compiler's spills), as in the AVX-512 kernel: no scratch to wipe. */
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
-    struct fields16 f;
     struct lanes4 c[GROUPS];
     struct square4 s[GROUPS];
     __m256i xi[GROUPS], ex[GROUPS];
     const size_t groups = (n + 3) / 4;
-    load_candidates(c, &f, r, n);
+    load_candidates(c, r, n);
     for (size_t g = 0; g < groups; g++) {
         square(&s[g], &c[g]);
         xi[g] = s[g].xi;
@@ -160,5 +194,4 @@ void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t
         _mm256_storeu_si256((__m256i *)&out->sq_lo[4 * g], s[g].s_lo);
         _mm256_storeu_si256((__m256i *)&out->sq_hi[4 * g], s[g].s_hi);
     }
-    kpqc_wipe(&f, sizeof f);
 }

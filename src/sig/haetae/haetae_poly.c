@@ -32,40 +32,66 @@ unsigned kpqc_haetae_rej_uniform_portable(int32_t *a, unsigned ctr, const uint8_
     return ctr;
 }
 
-/* a[i] from SHAKE128(seed || nonce[i]), eight streams side by side (one
- * eight-way permutation costs about 1.5 four-way ones on AVX-512, the same
- * as two elsewhere).  The seed is public. */
+/* SHAKE128 streams side by side: eight where an eight-way permutation of
+ * its own exists (one costs about 1.5 four-way ones on AVX-512), else four
+ * (the eight-way fallback would run two four-way ones, through copies). */
+struct uniform_streams {
+    unsigned width;
+    kpqc_keccakx4 x4;
+    kpqc_keccakx8 x8;
+};
+
+static void uniform_streams_init(struct uniform_streams *st, const uint8_t (*in)[HAETAE_SEEDBYTES + 2]) {
+    const uint8_t *const inp[8] = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]};
+    if (st->width == 8)
+        kpqc_keccakx8_absorb_once(&st->x8, KPQC_SHAKE128_RATE, 0x1f, inp, sizeof in[0]);
+    else
+        kpqc_keccakx4_absorb_once(&st->x4, KPQC_SHAKE128_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
+}
+
+static void uniform_streams_squeeze(struct uniform_streams *st, uint8_t *const out[8], size_t nblocks) {
+    if (st->width == 8) {
+        kpqc_keccakx8_squeezeblocks(&st->x8, out, nblocks);
+        return;
+    }
+    for (size_t b = 0; b < nblocks; b++) {
+        st->x4.f1600x4(st->x4.s);
+        for (unsigned j = 0; j < 4; j++)
+            kpqc_haetae_store_lanes(out[j] + b * KPQC_SHAKE128_RATE, &st->x4.s[0][0], 4, j, KPQC_SHAKE128_RATE / 8);
+    }
+}
+
+/* a[i] from SHAKE128(seed || nonce[i]).  The seed is public. */
 void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const *a, const uint16_t *nonce, size_t n,
                                    const uint8_t seed[HAETAE_SEEDBYTES]) {
     enum { FIRST = 4 }; /* blocks of the first squeeze: 4 x 84 words */
-    for (size_t g = 0; g < n; g += 8) {
-        kpqc_keccakx8 st;
+    struct uniform_streams st;
+    st.width = kpqc_keccakx8_select_backend() != &kpqc_keccakx8_backend_portable ? 8 : 4;
+    for (size_t g = 0; g < n; g += st.width) {
         uint8_t buf[8][FIRST * KPQC_SHAKE128_RATE], in[8][HAETAE_SEEDBYTES + 2];
         uint8_t *out[8];
-        const uint8_t *inp[8];
         hpoly dummy;
         hpoly *dst[8];
         unsigned ctr[8], pending = 0;
-        for (unsigned j = 0; j < 8; j++) {
+        for (unsigned j = 0; j < st.width; j++) {
             const int used = g + j < n;
             dst[j] = used ? a[g + j] : &dummy;
             memcpy(in[j], seed, HAETAE_SEEDBYTES);
             in[j][HAETAE_SEEDBYTES] = (uint8_t)(used ? nonce[g + j] : 0);
             in[j][HAETAE_SEEDBYTES + 1] = (uint8_t)((used ? nonce[g + j] : 0) >> 8);
             out[j] = buf[j];
-            inp[j] = in[j];
         }
-        kpqc_keccakx8_absorb_once(&st, KPQC_SHAKE128_RATE, 0x1f, inp, sizeof in[0]);
-        kpqc_keccakx8_squeezeblocks(&st, out, FIRST);
-        for (unsigned j = 0; j < 8; j++) {
+        uniform_streams_init(&st, in);
+        uniform_streams_squeeze(&st, out, FIRST);
+        for (unsigned j = 0; j < st.width; j++) {
             ctr[j] = g + j < n ? be->rej_uniform(dst[j]->c, 0, buf[j], sizeof buf[j]) : HAETAE_N;
             pending += ctr[j] < HAETAE_N;
         }
         /* the rate is even: no byte is left over between blocks */
         while (pending) {
-            kpqc_keccakx8_squeezeblocks(&st, out, 1);
+            uniform_streams_squeeze(&st, out, 1);
             pending = 0;
-            for (unsigned j = 0; j < 8; j++) {
+            for (unsigned j = 0; j < st.width; j++) {
                 ctr[j] = be->rej_uniform(dst[j]->c, ctr[j], buf[j], KPQC_SHAKE128_RATE);
                 pending += ctr[j] < HAETAE_N;
             }
@@ -343,12 +369,17 @@ void kpqc_haetae_pack_q(const struct haetae_params *p, uint8_t *r, const hpoly *
 }
 
 void kpqc_haetae_unpack_q(const struct haetae_params *p, hpoly *a, const uint8_t *r) {
-    unsigned bits = p->pk_in_ntt ? 16 : 15;
-    for (unsigned i = 0; i < HAETAE_N; i++) {
-        unsigned bit = bits * i;
-        uint32_t w = r[bit / 8] | (uint32_t)r[bit / 8 + 1] << 8;
-        if (bit / 8 + 2 < p->polyq_bytes) w |= (uint32_t)r[bit / 8 + 2] << 16;
-        a->c[i] = (int32_t)((w >> (bit % 8)) & ((1u << bits) - 1));
+    if (p->pk_in_ntt) { /* 16 bits */
+        for (unsigned i = 0; i < HAETAE_N; i++) a->c[i] = (int32_t)(r[2 * i] | (uint32_t)r[2 * i + 1] << 8);
+        return;
+    }
+    /* 15 bits: eight coefficients in every 15 bytes */
+    for (unsigned g = 0; g < HAETAE_N / 8; g++) {
+        const uint8_t *q = r + 15 * g;
+        uint64_t hi = 0;
+        for (unsigned b = 0; b < 7; b++) hi |= (uint64_t)q[8 + b] << (8 * b);
+        const unsigned __int128 v = (unsigned __int128)hi << 64 | kpqc_load64_le(q);
+        for (unsigned j = 0; j < 8; j++) a->c[8 * g + j] = (int32_t)((uint64_t)(v >> (15 * j)) & 0x7fff);
     }
 }
 

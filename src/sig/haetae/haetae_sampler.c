@@ -234,8 +234,8 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
  * accepted ones are summed; the first 256 values are the output.
  */
 static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
-    struct haetae_cands b;
-    g->be->gauss(&b, r, n);
+    struct haetae_cands *b = &g->cands; /* wiped with the working memory */
+    g->be->gauss(b, r, n);
     if (g->n + n > HAETAE_CAND_CAP) {
         /* the first len accepted ones so far go to the front; any kept
          * after them are never used */
@@ -243,24 +243,21 @@ static void gauss_candidates_into(struct haetae_gauss_lane *g, const uint8_t *r,
         g->n = g->len;
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t wanted = 0 - (b.accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
-        g->sum_lo += b.sq_lo[i] & wanted;
-        g->sum_hi += b.sq_hi[i] & wanted;
-        g->count += (uint32_t)b.accept[i];
-        g->val[g->n + i] = b.v[i];
-        g->keep[g->n + i] = (uint8_t)b.accept[i];
+        uint64_t wanted = 0 - (b->accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
+        g->sum_lo += b->sq_lo[i] & wanted;
+        g->sum_hi += b->sq_hi[i] & wanted;
+        g->count += (uint32_t)b->accept[i];
+        g->val[g->n + i] = b->v[i];
+        g->keep[g->n + i] = (uint8_t)b->accept[i];
     }
     g->n += n;
-    kpqc_wipe(&b, sizeof b);
 }
 
+/* The candidates of len bytes of the lane's stream; a candidate's bytes
+ * left over go to the front of its buffer, where the next block joins
+ * them. */
 static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t len) {
     size_t pos = 0;
-    if (g->ncarry) { /* a candidate straddling two pieces */
-        pos = CAND_BYTES - g->ncarry;
-        memcpy(g->carry + g->ncarry, bytes, pos);
-        gauss_candidates_into(g, g->carry, 1);
-    }
     while (pos + CAND_BYTES <= len) {
         size_t n = (len - pos) / CAND_BYTES;
         n = n < HAETAE_CAND_BATCH ? n : HAETAE_CAND_BATCH;
@@ -268,116 +265,138 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
         pos += n * CAND_BYTES;
     }
     g->ncarry = len - pos;
-    memcpy(g->carry, bytes + pos, g->ncarry);
+    memmove(g->buf, bytes + pos, g->ncarry);
     uint32_t done = ((uint32_t)g->len - 1 - g->count) >> 31; /* count >= len */
     KPQC_CT_DECLASSIFY(&done, sizeof done);
     g->done = (int)done;
 }
 
-/* SHAKE256 streams of the rows, four or eight side by side. */
-struct row_streams {
-    unsigned width;
-    kpqc_keccakx4 x4;
-    kpqc_keccakx8 x8;
-};
+/* ---- the rows' streams as a queue ---- */
 
-static void streams_squeeze(struct row_streams *st, uint8_t (*buf)[HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE],
-                            size_t nblocks) {
-    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]};
-    if (st->width == 8)
-        kpqc_keccakx8_squeezeblocks(&st->x8, out, nblocks);
-    else
-        kpqc_keccakx4_squeezeblocks(&st->x4, out[0], out[1], out[2], out[3], nblocks);
-}
-
-/* Rows r0 .. r0 + width - 1 (those below rows) of the Gaussian vector,
- * width SHAKE256 streams side by side; the first two rows of the vector
- * take 257 samples. */
-static void gauss_rows(const struct haetae_backend *be, struct haetae_gauss_ws *ws, unsigned r0, unsigned width,
-                       unsigned rows, u128 *sqsum, const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    struct row_streams st;
-    uint8_t in[8][HAETAE_CRHBYTES + 2];
-    const uint8_t *const inp[8] = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]};
-    struct haetae_gauss_lane *g = ws->lanes;
-    for (unsigned j = 0; j < width; j++) {
-        uint16_t nn = (uint16_t)(nonce + j);
-        memcpy(in[j], seed, HAETAE_CRHBYTES);
-        in[j][HAETAE_CRHBYTES] = (uint8_t)nn;
-        in[j][HAETAE_CRHBYTES + 1] = (uint8_t)(nn >> 8);
-        g[j].n = 0;
-        g[j].len = r0 + j < 2 ? HAETAE_N + 1 : HAETAE_N;
-        g[j].count = 0;
-        g[j].sum_lo = g[j].sum_hi = 0;
-        g[j].ncarry = 0;
-        g[j].done = r0 + j >= rows;
-        g[j].be = be;
-    }
-    st.width = width;
-    if (width == 8)
-        kpqc_keccakx8_absorb_once(&st.x8, KPQC_SHAKE256_RATE, 0x1f, inp, sizeof in[0]);
-    else
-        kpqc_keccakx4_absorb_once(&st.x4, KPQC_SHAKE256_RATE, 0x1f, in[0], in[1], in[2], in[3], sizeof in[0]);
-    streams_squeeze(&st, ws->buf, HAETAE_FIRST_BLOCKS);
-    unsigned pending = 0;
-    for (unsigned j = 0; j < width; j++) {
-        if (g[j].done) continue;
-        memcpy(ws->signs + (r0 + j) * (HAETAE_N / 8), ws->buf[j], HAETAE_N / 8);
-        gauss_feed(&g[j], ws->buf[j] + HAETAE_N / 8, HAETAE_FIRST_BLOCKS * KPQC_SHAKE256_RATE - HAETAE_N / 8);
-        pending += !g[j].done;
-    }
-    while (pending) {
-        streams_squeeze(&st, ws->buf, 1);
-        pending = 0;
-        for (unsigned j = 0; j < width; j++) {
-            if (g[j].done) continue;
-            gauss_feed(&g[j], ws->buf[j], KPQC_SHAKE256_RATE);
-            pending += !g[j].done;
-        }
-    }
-    for (unsigned j = 0; j < width && r0 + j < rows; j++) {
-        /* len or more of the n were accepted: none moves more than n - len */
-        be->compact(g[j].val, g[j].keep, g[j].n, g[j].n - g[j].len);
-        memcpy(ws->samples + (r0 + j) * HAETAE_N, g[j].val, HAETAE_N * sizeof(uint64_t));
-        *sqsum += ((u128)g[j].sum_hi << 48) + g[j].sum_lo;
-    }
-    kpqc_wipe(&st, sizeof st);
-    kpqc_wipe(in, sizeof in);
-}
-
-uint16_t kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
-                                 struct haetae_gauss_ws *ws,
-                                 int32_t y[][HAETAE_N], uint8_t *b,
+void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_gauss_ws *ws,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    const unsigned rows = p->l + p->k;
+    /* eight states where an eight-way permutation of its own exists (it
+     * costs about 1.5 four-way ones), else four */
+    const kpqc_keccakx8_backend *x8 = kpqc_keccakx8_select_backend();
+    ws->width = x8 != &kpqc_keccakx8_backend_portable ? 8 : 4;
+    ws->f1600x8 = x8->f1600x8;
+    ws->f1600x4 = kpqc_keccakx4_select_backend()->f1600x4;
+    ws->rows = p->l + p->k;
+    memcpy(ws->in, seed, HAETAE_CRHBYTES);
+    ws->nonce0 = nonce;
+    ws->base = ws->next = ws->ready_now = 0;
+    memset(ws->ready, 0, sizeof ws->ready);
+    for (unsigned j = 0; j < ws->width; j++) ws->lanes[j].busy = 0;
+}
+
+/* State j starts row ws->next: SHAKE256(seed || nonce0 + row). */
+static void lane_start(struct haetae_gauss_ws *ws, const struct haetae_backend *be, unsigned j) {
+    struct haetae_gauss_lane *g = &ws->lanes[j];
+    const uint32_t row = ws->next++;
+    const unsigned in_attempt = row % ws->rows;
+    const uint16_t nonce = (uint16_t)(ws->nonce0 + row);
+    ws->in[HAETAE_CRHBYTES] = (uint8_t)nonce;
+    ws->in[HAETAE_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+    for (unsigned i = 0; i < 25; i++) ws->st[i * ws->width + j] = 0;
+    kpqc_keccak_xor_instance(ws->st, ws->width, j, ws->in, sizeof ws->in);
+    kpqc_keccak_pad_instance(ws->st, ws->width, j, sizeof ws->in, KPQC_SHAKE256_RATE, 0x1f);
+    /* the first two rows of an attempt take 257 samples */
+    g->len = in_attempt < 2 ? HAETAE_N + 1 : HAETAE_N;
+    g->n = 0;
+    g->count = 0;
+    g->sum_lo = g->sum_hi = 0;
+    g->ncarry = 0;
+    g->done = 0;
+    g->be = be;
+    g->row = row;
+    g->blocks = 0;
+    g->busy = 1;
+}
+
+/* A finished row into its slot: the first 256 of the accepted values, its
+ * sign bytes already there. */
+static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
+    struct haetae_gauss_lane *g = &ws->lanes[j];
+    const unsigned slot = g->row % HAETAE_ROW_SLOTS;
+    /* len or more of the n were accepted: none moves more than n - len */
+    g->be->compact(g->val, g->keep, g->n, g->n - g->len);
+    memcpy(ws->samples[slot], g->val, sizeof ws->samples[slot]);
+    ws->sum_lo[slot] = g->sum_lo;
+    ws->sum_hi[slot] = g->sum_hi;
+    ws->ready[slot] = 1;
+    ws->ready_now += g->row < ws->base + ws->rows;
+    g->busy = 0;
+}
+
+/* One permutation of all states, and each busy one's block to its row. */
+static void queue_step(struct haetae_gauss_ws *ws) {
+    const unsigned w = ws->width;
+    if (w == 8)
+        ws->f1600x8((uint64_t(*)[8])ws->st);
+    else
+        ws->f1600x4((uint64_t(*)[4])ws->st);
+    for (unsigned j = 0; j < w; j++) {
+        struct haetae_gauss_lane *g = &ws->lanes[j];
+        if (!g->busy) continue;
+        const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
+        uint8_t *out = g->buf + at;
+        kpqc_haetae_store_lanes(out, ws->st, w, j, KPQC_SHAKE256_RATE / 8);
+        g->blocks++;
+        if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
+        if (g->blocks == HAETAE_FIRST_BLOCKS) {
+            memcpy(ws->signs[g->row % HAETAE_ROW_SLOTS], g->buf, HAETAE_N / 8);
+            gauss_feed(g, g->buf + HAETAE_N / 8, sizeof g->buf - HAETAE_N / 8);
+        } else {
+            gauss_feed(g, g->buf, g->ncarry + KPQC_SHAKE256_RATE);
+        }
+        if (g->done) lane_finish(ws, j);
+    }
+}
+
+/* Runs the queue until the current attempt's rows are all in their slots. */
+static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
+    while (ws->ready_now < ws->rows) {
+        for (unsigned j = 0; j < ws->width; j++)
+            if (!ws->lanes[j].busy && ws->next < ws->base + 2 * ws->rows) lane_start(ws, be, j);
+        queue_step(ws);
+    }
+}
+
+void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
+                                  struct haetae_gauss_ws *ws, int32_t y[][HAETAE_N], uint8_t *b) {
+    const unsigned rows = ws->rows;
     const uint64_t bound = p->b0sq * HAETAE_LN * HAETAE_LN;
-    uint16_t ni = nonce;
     for (;;) {
-        u128 sq = 0;
+        queue_fill(ws, be);
         /* two extra coordinates: the ball is the projection of a sphere of
          * dimension n (l + k) + 2 */
-        /* eight streams at a time while more than four rows remain: one
-         * eight-way permutation costs less than two four-way ones on
-         * AVX-512, and the same elsewhere */
-        for (unsigned r0 = 0, w; r0 < rows; r0 += w) {
-            w = rows - r0 > 4 ? 8 : 4;
-            gauss_rows(be, ws, r0, w, rows, &sq, seed, (uint16_t)(ni + r0));
+        u128 sq = 0;
+        for (unsigned r = 0; r < rows; r++) {
+            const unsigned slot = (ws->base + r) % HAETAE_ROW_SLOTS;
+            sq += ((u128)ws->sum_hi[slot] << 48) + ws->sum_lo[slot];
         }
-        ni = (uint16_t)(ni + rows);
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
         hfix scale = kpqc_haetae_fix_mul_u64(kpqc_haetae_fix_invsqrt(p, xhalf), p->radius_scale);
         uint64_t norm = 0;
-        for (unsigned i = 0; i < rows; i++)
-            norm += be->scale_round(y[i], ws->samples + HAETAE_N * i, ws->signs + HAETAE_N / 8 * i, HAETAE_N, scale);
+        for (unsigned r = 0; r < rows; r++) {
+            const unsigned slot = (ws->base + r) % HAETAE_ROW_SLOTS;
+            norm += be->scale_round(y[r], ws->samples[slot], ws->signs[slot], HAETAE_N, scale);
+            ws->ready[slot] = 0;
+        }
+        ws->base += rows;
+        ws->ready_now = 0;
+        for (unsigned r = 0; r < rows; r++) ws->ready_now += ws->ready[(ws->base + r) % HAETAE_ROW_SLOTS];
         uint32_t reject = (uint32_t)((bound - norm) >> 63);
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
     }
+    /* b is the first byte of the next row's stream */
     uint8_t tmp[HAETAE_CRHBYTES + 2];
-    memcpy(tmp, seed, HAETAE_CRHBYTES);
+    const uint16_t ni = (uint16_t)(ws->nonce0 + ws->base);
+    memcpy(tmp, ws->in, HAETAE_CRHBYTES);
     tmp[HAETAE_CRHBYTES] = (uint8_t)ni;
     tmp[HAETAE_CRHBYTES + 1] = (uint8_t)(ni >> 8);
     kpqc_shake256(b, 1, tmp, sizeof tmp);
     kpqc_wipe(tmp, sizeof tmp);
-    return ni;
 }
