@@ -326,6 +326,8 @@ struct haetae_gauss_ws {
 };
 /* Starts the rows at nonce; then each call returns one attempt's y (in the
  * ball) and its bit b, and the rows of the next attempt follow. */
+/* How many Keccak states the side-by-side sponges run: 4 or 8. */
+unsigned kpqc_haetae_keccak_width(void);
 void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_gauss_ws *ws,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,

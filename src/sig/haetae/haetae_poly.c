@@ -66,7 +66,7 @@ void kpqc_haetae_poly_uniform_many(const struct haetae_backend *be, hpoly *const
                                    const uint8_t seed[HAETAE_SEEDBYTES]) {
     enum { FIRST = 4 }; /* blocks of the first squeeze: 4 x 84 words */
     struct uniform_streams st;
-    st.width = kpqc_keccakx8_select_backend() != &kpqc_keccakx8_backend_portable ? 8 : 4;
+    st.width = kpqc_haetae_keccak_width();
     for (size_t g = 0; g < n; g += st.width) {
         uint8_t buf[8][FIRST * KPQC_SHAKE128_RATE], in[8][HAETAE_SEEDBYTES + 2];
         uint8_t *out[8];

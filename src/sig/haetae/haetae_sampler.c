@@ -277,13 +277,22 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
 
 /* ---- the rows' streams as a queue ---- */
 
+/* Eight states where the eight-way permutation is a kernel of its own
+ * (AVX-512: it costs about 1.5 four-way ones).  Elsewhere it is two
+ * four-way permutations, so eight states cost as much per lane and waste
+ * more: the row queue runs further ahead into rows never used (haetae3
+ * signing at avx2 took 6 % more permutation instructions on eight). */
+unsigned kpqc_haetae_keccak_width(void) {
+#ifdef KPQC_ISA_AVX512
+    if (kpqc_keccakx8_select_backend() == &kpqc_keccakx8_backend_avx512) return 8;
+#endif
+    return 4;
+}
+
 void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_gauss_ws *ws,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
-    /* eight states where an eight-way permutation of its own exists (it
-     * costs about 1.5 four-way ones), else four */
-    const kpqc_keccakx8_backend *x8 = kpqc_keccakx8_select_backend();
-    ws->width = x8 != &kpqc_keccakx8_backend_portable ? 8 : 4;
-    ws->f1600x8 = x8->f1600x8;
+    ws->width = kpqc_haetae_keccak_width();
+    ws->f1600x8 = kpqc_keccakx8_select_backend()->f1600x8;
     ws->f1600x4 = kpqc_keccakx4_select_backend()->f1600x4;
     ws->rows = p->l + p->k;
     memcpy(ws->in, seed, HAETAE_CRHBYTES);
