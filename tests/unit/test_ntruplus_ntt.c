@@ -199,10 +199,20 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
         random_poly(b, n);
         if (iter == 0)
             for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(Q - 1), b[i] = (int16_t)-(Q - 1);
-        ref->sub(p, x, a, b);
-        vec->sub(p, y, a, b);
+        random_poly(c, n);
+        if (iter == 1)
+            for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(Q - 1), b[i] = (int16_t)-(Q - 1), c[i] = (int16_t)(Q - 1);
+        ref->sub_mul(p, x, a, b, c);
+        vec->sub_mul(p, y, a, b, c);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: sub differs", name, n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: sub_mul differs", name, n);
+        /* equal mod q through different representatives, then one
+         * coefficient off by one at a random position */
+        for (unsigned i = 0; i < n; i++) b[i] = (int16_t)(a[i] < 0 ? a[i] + Q : a[i] > 0 ? a[i] - (int)(rnd() % 2) * Q : 0);
+        CHECK_MSG(ref->neq(p, a, b) == 0 && vec->neq(p, a, b) == 0, "%s n=%u: neq of equals", name, n);
+        unsigned i = rnd() % n;
+        b[i] = (int16_t)(b[i] > 0 ? b[i] - 1 : b[i] + 1);
+        CHECK_MSG(ref->neq(p, a, b) == 1 && vec->neq(p, a, b) == 1, "%s n=%u: neq missed %u", name, n, i);
     }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {

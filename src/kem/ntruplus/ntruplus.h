@@ -105,8 +105,11 @@ typedef struct kpqc_ntruplus_backend {
     void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf, int16_t scale);
     uint32_t (*sotp_decode)(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                             const uint8_t *pad);
-    /* r = a - b, centred (|result| <= q/2 + 1); inputs |coefficient| < q */
-    void (*sub)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b);
+    /* r = (a - b) c in the NTT domain (r may alias any input) */
+    void (*sub_mul)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                    const int16_t *b, const int16_t *c);
+    /* 1 if a and b differ mod q at some coefficient, else 0; constant time */
+    uint32_t (*neq)(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
@@ -160,7 +163,8 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
  */
 uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                                    const uint8_t *pad);
-void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                       const int16_t *b);
+void kpqc_ntruplus_sub_mul(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                           const int16_t *b, const int16_t *c);
+uint32_t kpqc_ntruplus_neq(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b);
 
 #endif

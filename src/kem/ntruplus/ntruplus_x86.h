@@ -575,12 +575,13 @@ static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) 
     }
 }
 
-/* d = 4: 64 coefficients <-> coefficient-major, lane order as the tables */
-static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+/* d = 4: 64 coefficients (four vectors) <-> coefficient-major, lane order
+ * as the tables */
+static inline void to_coeff_major(v16 c[4], const v16 v[4]) {
     const v16 sh = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
                                     0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    v16 v0 = _mm256_shuffle_epi8(vload(a), sh), v1 = _mm256_shuffle_epi8(vload(a + 16), sh);
-    v16 v2 = _mm256_shuffle_epi8(vload(a + 32), sh), v3 = _mm256_shuffle_epi8(vload(a + 48), sh);
+    v16 v0 = _mm256_shuffle_epi8(v[0], sh), v1 = _mm256_shuffle_epi8(v[1], sh);
+    v16 v2 = _mm256_shuffle_epi8(v[2], sh), v3 = _mm256_shuffle_epi8(v[3], sh);
     v16 l01 = _mm256_unpacklo_epi32(v0, v1), h01 = _mm256_unpackhi_epi32(v0, v1);
     v16 l23 = _mm256_unpacklo_epi32(v2, v3), h23 = _mm256_unpackhi_epi32(v2, v3);
     c[0] = _mm256_unpacklo_epi64(l01, l23);
@@ -602,12 +603,17 @@ static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
     vstore(a + 48, _mm256_shuffle_epi8(v3, sh));
 }
 
-/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
-static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
+/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in
+ * x[j]; with s, the rings of a - s (|a - s| < 2q, which the products
+ * take: |x y| < 2q^2 < q 2^15). */
+static inline void load_rings(v16 *x, const int16_t *a, const int16_t *s, unsigned d) {
+    v16 v[4];
+    for (unsigned k = 0; k < d; k++)
+        v[k] = s ? _mm256_sub_epi16(vload(a + 16 * k), vload(s + 16 * k)) : vload(a + 16 * k);
     if (d == 4)
-        to_coeff_major(x, a);
+        to_coeff_major(x, v);
     else
-        load_block3(x, a);
+        deint3(x, v[0], v[1], v[2]);
 }
 
 static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
@@ -617,18 +623,20 @@ static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
         store_block3(a, x);
 }
 
-/* r = a b (+ c), 16 base rings at a time (d constant at each call). */
+/* r = (a - s) b + c, s and c optional, 16 base rings at a time (d
+ * constant at each call). */
 static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntruplus_params *p, int16_t *r,
-                                                               const int16_t *a, const int16_t *b,
-                                                               const int16_t *c, const unsigned d) {
+                                                               const int16_t *a, const int16_t *s,
+                                                               const int16_t *b, const int16_t *c,
+                                                               const unsigned d) {
     const int16_t *bz = base_table(p->n);
     for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
         v16 x[4], y[4], o[4];
-        load_rings(x, a + i, d);
-        load_rings(y, b + i, d);
+        load_rings(x, a + i, s ? s + i : NULL, d);
+        load_rings(y, b + i, NULL, d);
         mul16(o, x, y, vload(bz), d);
         if (c) {
-            load_rings(x, c + i, d);
+            load_rings(x, c + i, NULL, d);
             for (unsigned j = 0; j < d; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
         }
         store_rings(r + i, o, d);
@@ -636,21 +644,28 @@ static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntrupl
 }
 
 static void basemul_rings(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                          const int16_t *b, const int16_t *c) {
+                          const int16_t *s, const int16_t *b, const int16_t *c) {
     if (p->d == 4)
-        basemul_core(p, r, a, b, c, 4);
+        basemul_core(p, r, a, s, b, c, 4);
     else
-        basemul_core(p, r, a, b, c, 3);
+        basemul_core(p, r, a, s, b, c, 3);
 }
 
 static void basemul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                          const int16_t *b) {
-    basemul_rings(p, r, a, b, NULL);
+    basemul_rings(p, r, a, NULL, b, NULL);
 }
 
 static void basemul_add_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                              const int16_t *b, const int16_t *c) {
-    basemul_rings(p, r, a, b, c);
+    basemul_rings(p, r, a, NULL, b, c);
+}
+
+/* The subtraction done as the base product loads its first factor: no
+ * pass of its own over memory. */
+static void sub_mul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                         const int16_t *b, const int16_t *c) {
+    basemul_rings(p, r, a, b, c, NULL);
 }
 
 /* ---------------------------------------------------------------- inversion */
@@ -743,7 +758,7 @@ static int baseinv_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t
     uint32_t zero = 0;
     for (unsigned k = 0; k < blocks; k++) {
         v16 x[4];
-        load_rings(x, a + k * step, d);
+        load_rings(x, a + k * step, NULL, d);
         nrm[k] = adjugate16(&y[k * d], x, vload(bz + 16 * k), d);
         zero |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm[k], _mm256_setzero_si256()));
     }
@@ -858,9 +873,18 @@ static uint32_t sotp_decode_v256(const kpqc_ntruplus_params *p, uint8_t *msg, co
     return fail;
 }
 
-static void sub_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b) {
-    for (unsigned i = 0; i < p->n; i += 16)
-        vstore(r + i, vbarrett(_mm256_sub_epi16(vload(a + i), vload(b + i))));
+/* Whether a and b differ mod q somewhere: their canonical representatives
+ * xored and or-ed together, only the total examined. */
+static uint32_t neq_v256(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b) {
+    const v16 q = vset1(Q);
+    v16 diff = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 16) {
+        v16 x = vload(a + i), y = vload(b + i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));
+        y = _mm256_add_epi16(y, _mm256_and_si256(_mm256_srai_epi16(y, 15), q));
+        diff = _mm256_or_si256(diff, _mm256_xor_si256(x, y));
+    }
+    return (uint32_t)(KPQC_TESTZ256(diff) ^ 1);
 }
 
 #endif
