@@ -178,7 +178,8 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     uint8_t rbytes[NMAX * 3 / 2];
     uint8_t pad[NMAX / 4];
     uint8_t hout[NTRUPLUS_SSBYTES + NMAX / 4];
-    POLY_ALIGN int16_t c[NMAX], f[NMAX], hinv[NMAX], m[NMAX], r[NMAX], t[NMAX];
+    POLY_ALIGN int16_t c[NMAX], f[NMAX], hinv[NMAX], m[NMAX], t[NMAX];
+    int16_t *const r = f; /* f's storage, free after its one product */
     uint32_t bad;
 
     /* A non-canonical ciphertext (or key) fails like any other invalid one. */
@@ -189,10 +190,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
 
     /* m = (c f mod q) mod 3,  r = (c - m) / h */
     be->basemul(p, m, c, f);
-    be->invntt(p, m);
-    be->crepmod3(p, m);
-    memcpy(t, m, n * sizeof m[0]);
-    be->ntt(p, t);
+    be->invntt_mod3_ntt(p, m, t);
     be->sub_mul(p, r, c, t, hinv);
     be->tobytes(p, rbytes, r);
     hash_g(p, pad, rbytes);
@@ -219,7 +217,6 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     kpqc_wipe(f, n * sizeof f[0]);
     kpqc_wipe(hinv, n * sizeof hinv[0]);
     kpqc_wipe(m, n * sizeof m[0]);
-    kpqc_wipe(r, n * sizeof r[0]);
     kpqc_wipe(t, n * sizeof t[0]);
     KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* the specification's verdict */
     return bad ? KPQC_ERR_DECAPS : KPQC_OK;

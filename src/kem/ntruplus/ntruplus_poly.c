@@ -302,6 +302,13 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
     for (unsigned i = 0; i < p->n; i++) a[i] = kpqc_ntruplus_crepmod3_coeff(a[i]);
 }
 
+void kpqc_ntruplus_invntt_mod3_ntt(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t) {
+    kpqc_ntruplus_invntt_ref(p, m);
+    kpqc_ntruplus_crepmod3(p, m);
+    memcpy(t, m, p->n * sizeof t[0]);
+    kpqc_ntruplus_ntt_ref(p, t);
+}
+
 uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                                    const uint8_t *pad) {
     const unsigned mb = p->msgbytes;
@@ -338,7 +345,7 @@ uint32_t kpqc_ntruplus_neq(const kpqc_ntruplus_params *p, const int16_t *a, cons
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     {"portable", 0}, kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
-    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_crepmod3,
+    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_invntt_mod3_ntt,
     kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes, kpqc_ntruplus_cbd1, kpqc_ntruplus_sotp_decode,
     kpqc_ntruplus_sub_mul, kpqc_ntruplus_neq};
 

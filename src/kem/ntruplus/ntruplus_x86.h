@@ -64,6 +64,21 @@ static inline v16 vbarrett(v16 a) {
     t = _mm256_mulhrs_epi16(t, vset1(32)); /* rounding shift right by 10 */
     return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, vset1(Q)));
 }
+/*
+ * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
+ * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
+ * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
+ * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
+ * across a half.
+ */
+static inline v16 vmod3(v16 v) {
+    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
+    const v16 third = vset1(10923); /* round(2^15 / 3) */
+    v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
+    v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
+    const v16 t = _mm256_mulhrs_epi16(v, third);
+    return _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t));
+}
 static inline v16 vload(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void vstore(int16_t *p, v16 x) { _mm256_storeu_si256((__m256i *)p, x); }
 
@@ -391,7 +406,8 @@ static inline void tail_inv4(v16 *A, v16 *B, const int16_t *tw, const int16_t *t
  * length, unrolled.
  */
 static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_ntruplus_params *p,
-                                                                   int16_t *a, const unsigned n) {
+                                                                   int16_t *a, const int16_t *src,
+                                                                   const unsigned n) {
     const unsigned s = n / 6;
     const int16_t *z = p->zetas;
     /* twiddles read before the loop: the stores to a might alias them */
@@ -400,7 +416,7 @@ static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_nt
     for (unsigned i = 0; i < s; i += 16) {
         v16 x[6];
         for (unsigned j = 0; j < 3; j++) {
-            const v16 u = vload(a + i + j * s), v = vload(a + i + (j + 3) * s);
+            const v16 u = vload(src + i + j * s), v = vload(src + i + (j + 3) * s);
             const v16 t = vmult(v, zt);
             x[j] = vadd(u, t);
             x[j + 3] = vsub(vadd(u, v), t);
@@ -411,15 +427,18 @@ static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_nt
     }
 }
 
-/* The inverse split (stride n/2), after the radix-3 layers. */
+/* The inverse split (stride n/2), after the radix-3 layers; with mod3, its
+ * results mod+-3 (as crepmod3) before they are stored. */
 static inline __attribute__((always_inline)) void split_inv(const kpqc_ntruplus_params *p, int16_t *a,
-                                                            const unsigned n) {
+                                                            const unsigned n, const int mod3) {
     const unsigned h = n / 2;
     const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
     for (unsigned i = 0; i < h; i += 16) {
         const v16 u = vload(a + i), v = vload(a + i + h), b = vmulz(vsub(u, v), c0);
-        vstore(a + i, vmulz(vsub(vadd(u, v), b), sh));
-        vstore(a + i + h, vmulz(b, sc));
+        v16 lo = vmulz(vsub(vadd(u, v), b), sh), hi = vmulz(b, sc);
+        if (mod3) lo = vmod3(lo), hi = vmod3(hi);
+        vstore(a + i, lo);
+        vstore(a + i + h, hi);
     }
 }
 
@@ -505,10 +524,11 @@ static inline __attribute__((always_inline)) void radix2_blocks(const kpqc_ntrup
     }
 }
 
+/* a = NTT(src) (src may be a) */
 static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
-                                                           const unsigned n, const unsigned r3_layers,
-                                                           const unsigned r2_first) {
-    split_radix3_fwd(p, a, n);
+                                                           const int16_t *src, const unsigned n,
+                                                           const unsigned r3_layers, const unsigned r2_first) {
+    split_radix3_fwd(p, a, src, n);
     if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zetas + 6, 0);
     /* unreduced so far, within the bounds of the portable transform */
     if (n != 864)
@@ -519,16 +539,16 @@ static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_p
 
 static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     switch (p->n) {
-    case 768: ntt_core(p, a, 768, 1, 64); break;
-    case 864: ntt_core(p, a, 864, 2, 24); break;
-    default: ntt_core(p, a, 1152, 2, 32); break;
+    case 768: ntt_core(p, a, a, 768, 1, 64); break;
+    case 864: ntt_core(p, a, a, 864, 2, 24); break;
+    default: ntt_core(p, a, a, 1152, 2, 32); break;
     }
 }
 
 static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplus_params *p,
                                                               int16_t *a, const unsigned n,
                                                               const unsigned r3_layers,
-                                                              const unsigned r2_first) {
+                                                              const unsigned r2_first, const int mod3) {
     /* the same indices as the forward transform's */
     if (n != 864)
         radix2_blocks(p, a, n, r3_layers, r2_first, 1);
@@ -536,14 +556,25 @@ static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplu
         tail_inv864(a);
     if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zinv + 6, 1);
     radix3_layer(a, n, n / 6, p->zinv + 2, 1);
-    split_inv(p, a, n);
+    split_inv(p, a, n, mod3);
 }
 
 static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     switch (p->n) {
-    case 768: invntt_core(p, a, 768, 1, 64); break;
-    case 864: invntt_core(p, a, 864, 2, 24); break;
-    default: invntt_core(p, a, 1152, 2, 32); break;
+    case 768: invntt_core(p, a, 768, 1, 64, 0); break;
+    case 864: invntt_core(p, a, 864, 2, 24, 0); break;
+    default: invntt_core(p, a, 1152, 2, 32, 0); break;
+    }
+}
+
+/* Decryption's middle: m mod+-3 taken in the inverse transform's last pass
+ * and t's forward transform reading m (no passes of their own for the
+ * reduction and the copy). */
+static void invntt_mod3_ntt_v256(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t) {
+    switch (p->n) {
+    case 768: invntt_core(p, m, 768, 1, 64, 1), ntt_core(p, t, m, 768, 1, 64); break;
+    case 864: invntt_core(p, m, 864, 2, 24, 1), ntt_core(p, t, m, 864, 2, 24); break;
+    default: invntt_core(p, m, 1152, 2, 32, 1), ntt_core(p, t, m, 1152, 2, 32); break;
     }
 }
 /* ---------------------------------------------------------------- products */
@@ -808,25 +839,6 @@ static uint32_t frombytes_v256(const kpqc_ntruplus_params *p, int16_t *a, const 
         vstore(a + i, _mm256_sub_epi16(x, _mm256_and_si256(ge, vset1(Q))));
     }
     return 0u - (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
-}
-
-/*
- * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
- * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
- * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
- * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
- * across a half.
- */
-static void crepmod3_v256(const kpqc_ntruplus_params *p, int16_t *a) {
-    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
-    const v16 third = vset1(10923); /* round(2^15 / 3) */
-    for (unsigned i = 0; i < p->n; i += 16) {
-        v16 v = vload(a + i);
-        v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
-        v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
-        v16 t = _mm256_mulhrs_epi16(v, third);
-        vstore(a + i, _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t)));
-    }
 }
 
 /* ---------------------------------------------------------------- sampling, decoding */
