@@ -608,17 +608,20 @@ static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) 
 
 /* d = 4: 64 coefficients (four vectors) <-> coefficient-major, lane order
  * as the tables */
-static inline void to_coeff_major(v16 c[4], const v16 v[4]) {
+static inline void coeff_major4(v16 c[4], v16 v0, v16 v1, v16 v2, v16 v3) {
     const v16 sh = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
                                     0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    v16 v0 = _mm256_shuffle_epi8(v[0], sh), v1 = _mm256_shuffle_epi8(v[1], sh);
-    v16 v2 = _mm256_shuffle_epi8(v[2], sh), v3 = _mm256_shuffle_epi8(v[3], sh);
+    v0 = _mm256_shuffle_epi8(v0, sh), v1 = _mm256_shuffle_epi8(v1, sh);
+    v2 = _mm256_shuffle_epi8(v2, sh), v3 = _mm256_shuffle_epi8(v3, sh);
     v16 l01 = _mm256_unpacklo_epi32(v0, v1), h01 = _mm256_unpackhi_epi32(v0, v1);
     v16 l23 = _mm256_unpacklo_epi32(v2, v3), h23 = _mm256_unpackhi_epi32(v2, v3);
     c[0] = _mm256_unpacklo_epi64(l01, l23);
     c[1] = _mm256_unpackhi_epi64(l01, l23);
     c[2] = _mm256_unpacklo_epi64(h01, h23);
     c[3] = _mm256_unpackhi_epi64(h01, h23);
+}
+static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+    coeff_major4(c, vload(a), vload(a + 16), vload(a + 32), vload(a + 48));
 }
 static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
     const v16 sh = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
@@ -634,15 +637,21 @@ static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
     vstore(a + 48, _mm256_shuffle_epi8(v3, sh));
 }
 
-/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in
- * x[j]; with s, the rings of a - s (|a - s| < 2q, which the products
- * take: |x y| < 2q^2 < q 2^15). */
-static inline void load_rings(v16 *x, const int16_t *a, const int16_t *s, unsigned d) {
-    v16 v[4];
-    for (unsigned k = 0; k < d; k++)
-        v[k] = s ? _mm256_sub_epi16(vload(a + 16 * k), vload(s + 16 * k)) : vload(a + 16 * k);
+/* 16 base rings of d coefficients <-> d vectors, coefficient j of each in x[j]. */
+static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
     if (d == 4)
-        to_coeff_major(x, v);
+        to_coeff_major(x, a);
+    else
+        load_block3(x, a);
+}
+
+/* The rings of a - s (|a - s| < 2q, which the products take:
+ * |x y| < 2q^2 < q 2^15). */
+static inline void load_rings_diff(v16 *x, const int16_t *a, const int16_t *s, unsigned d) {
+    v16 v[4];
+    for (unsigned k = 0; k < d; k++) v[k] = vsub(vload(a + 16 * k), vload(s + 16 * k));
+    if (d == 4)
+        coeff_major4(x, v[0], v[1], v[2], v[3]);
     else
         deint3(x, v[0], v[1], v[2]);
 }
@@ -663,11 +672,14 @@ static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntrupl
     const int16_t *bz = base_table(p->n);
     for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
         v16 x[4], y[4], o[4];
-        load_rings(x, a + i, s ? s + i : NULL, d);
-        load_rings(y, b + i, NULL, d);
+        if (s)
+            load_rings_diff(x, a + i, s + i, d);
+        else
+            load_rings(x, a + i, d);
+        load_rings(y, b + i, d);
         mul16(o, x, y, vload(bz), d);
         if (c) {
-            load_rings(x, c + i, NULL, d);
+            load_rings(x, c + i, d);
             for (unsigned j = 0; j < d; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));
         }
         store_rings(r + i, o, d);
@@ -789,7 +801,7 @@ static int baseinv_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t
     uint32_t zero = 0;
     for (unsigned k = 0; k < blocks; k++) {
         v16 x[4];
-        load_rings(x, a + k * step, NULL, d);
+        load_rings(x, a + k * step, d);
         nrm[k] = adjugate16(&y[k * d], x, vload(bz + 16 * k), d);
         zero |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(nrm[k], _mm256_setzero_si256()));
     }
