@@ -7,7 +7,8 @@
  *   CHI(a, b, c) = a ^ (~b & c), SET1(u64), LOADV(p), STOREV(p, v)
  * (AVX2 builds them from two-operand instructions, AVX-512 from vpternlogq
  * and vprolq), then defines KECCAK_SIMD_PERMUTE(name, W): a function
- * name(uint64_t s[25][W]) permuting W lane-interleaved states.
+ * name(uint64_t s[25][W]) permuting W lane-interleaved states (or with
+ * KECCAK_SIMD_PERMUTE_AT, a group of them inside a wider state).
  */
 #ifndef KPQC_KECCAK_SIMD_ROUND_H
 #define KPQC_KECCAK_SIMD_ROUND_H
@@ -98,8 +99,8 @@ static const uint64_t keccak_simd_rc[24] = {
 #define KECCAK_SIMD_DECL(P) V P##00, P##01, P##02, P##03, P##04, P##05, P##06, P##07, P##08, \
     P##09, P##10, P##11, P##12, P##13, P##14, P##15, P##16, P##17, P##18, P##19, P##20, P##21,  \
     P##22, P##23, P##24
-#define KECCAK_SIMD_LD(P, i, n) P##n = LOADV(s[i])
-#define KECCAK_SIMD_ST(P, i, n) STOREV(s[i], P##n)
+#define KECCAK_SIMD_LD(P, i, n) P##n = LOADV(s[i] + at)
+#define KECCAK_SIMD_ST(P, i, n) STOREV(s[i] + at, P##n)
 #define KECCAK_SIMD_ALL(OP, P)                                                                  \
     OP(P, 0, 00); OP(P, 1, 01); OP(P, 2, 02); OP(P, 3, 03); OP(P, 4, 04); OP(P, 5, 05);         \
     OP(P, 6, 06); OP(P, 7, 07); OP(P, 8, 08); OP(P, 9, 09); OP(P, 10, 10); OP(P, 11, 11);       \
@@ -107,9 +108,9 @@ static const uint64_t keccak_simd_rc[24] = {
     OP(P, 18, 18); OP(P, 19, 19); OP(P, 20, 20); OP(P, 21, 21); OP(P, 22, 22); OP(P, 23, 23);   \
     OP(P, 24, 24)
 
-#define KECCAK_SIMD_PERMUTE(name, W)                 \
-    void name(uint64_t s[25][W]);                    \
-    void name(uint64_t s[25][W]) {                   \
+/* The states whose lanes start at word at of each row of s. */
+#define KECCAK_SIMD_BODY                             \
+    {                                                \
         KECCAK_SIMD_DECL(a);                         \
         KECCAK_SIMD_DECL(e);                         \
         KECCAK_SIMD_ALL(KECCAK_SIMD_LD, a);          \
@@ -118,6 +119,23 @@ static const uint64_t keccak_simd_rc[24] = {
             KECCAK_SIMD_ROUND(e, a, r + 1);          \
         }                                            \
         KECCAK_SIMD_ALL(KECCAK_SIMD_ST, a);          \
+    }
+
+#define KECCAK_SIMD_PERMUTE(name, W)                 \
+    void name(uint64_t s[25][W]);                    \
+    void name(uint64_t s[25][W]) {                   \
+        const unsigned at = 0;                       \
+        KECCAK_SIMD_BODY                             \
+    }
+
+/* name(s) permutes the states in words AT.. of each row of s, which holds
+ * W states of which these are some (the rest are left alone).  AT is a
+ * constant: with a run-time offset gcc keeps 25 lane addresses live and
+ * spills them. */
+#define KECCAK_SIMD_PERMUTE_AT(name, W, AT) \
+    static void name(uint64_t s[25][W]) {   \
+        const unsigned at = (AT);           \
+        KECCAK_SIMD_BODY                    \
     }
 
 #endif

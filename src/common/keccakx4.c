@@ -39,6 +39,46 @@ KPQC_BACKEND_CHOICE(kpqc_keccakx4_backend, kpqc_keccakx4_select_backend, kpqc_ke
 
 void kpqc_keccakx4_f1600(uint64_t s[25][4]) { kpqc_keccakx4_select_backend()->f1600x4(s); }
 
+/* All but the last byte of a block through the ordinary absorb (which does
+ * not permute short of a full block), the last one by hand: the block is
+ * then complete and waits for its permutation. */
+static void fill_block(kpqc_keccak *k, const uint8_t *in, size_t n) {
+    kpqc_keccak_absorb(k, in, n - 1);
+    k->s[(k->rate - 1) / 8] ^= (uint64_t)in[n - 1] << (8 * ((k->rate - 1) % 8));
+}
+
+void kpqc_keccak_absorb_pair(kpqc_keccak *a, const uint8_t *ina, size_t lena,
+                             kpqc_keccak *b, const uint8_t *inb, size_t lenb) {
+    const kpqc_keccakx4_backend *be = kpqc_keccakx4_select_backend();
+    if (be != &kpqc_keccakx4_backend_portable) {
+        uint64_t s[25][4];
+        for (;;) {
+            size_t na = a->rate - a->pos, nb = b->rate - b->pos;
+            if (lena < na || lenb < nb) break;
+            fill_block(a, ina, na);
+            fill_block(b, inb, nb);
+            for (unsigned i = 0; i < 25; i++) {
+                s[i][0] = a->s[i];
+                s[i][1] = b->s[i];
+                s[i][2] = s[i][3] = 0;
+            }
+            be->f1600x4(s);
+            for (unsigned i = 0; i < 25; i++) {
+                a->s[i] = s[i][0];
+                b->s[i] = s[i][1];
+            }
+            a->pos = b->pos = 0;
+            ina += na;
+            lena -= na;
+            inb += nb;
+            lenb -= nb;
+        }
+        kpqc_wipe(s, sizeof s);
+    }
+    kpqc_keccak_absorb(a, ina, lena);
+    kpqc_keccak_absorb(b, inb, lenb);
+}
+
 void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
                                const uint8_t *in0, const uint8_t *in1,
                                const uint8_t *in2, const uint8_t *in3, size_t len) {

@@ -1,6 +1,8 @@
 /*
  * Keccak-f[1600] on four states at once with AVX2: register i holds lane i
  * of the four instances (the s[lane][instance] layout of kpqc_keccakx4).
+ * The eight-way backend of the AVX2 path is the same round on each half
+ * of kpqc_keccakx8's state, in place.
  */
 #include "common/x86_intrin.h"
 
@@ -19,3 +21,33 @@
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx2, 4)
 
 const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2};
+
+/* Instances 0-3, then 4-7, of eight lane-interleaved states, in place (the
+ * portable fallback copies both halves out and back). */
+KECCAK_SIMD_PERMUTE_AT(keccakx8_low_avx2, 8, 0)
+KECCAK_SIMD_PERMUTE_AT(keccakx8_high_avx2, 8, 4)
+
+static void f1600x8_avx2(uint64_t s[25][8]) {
+    keccakx8_low_avx2(s);
+    keccakx8_high_avx2(s);
+}
+
+/* Lanes i..i+3 of four instances, a 4x4 block of words: 64-bit unpacks
+ * pair the rows, 128-bit halves finish the transpose. */
+static void store_lanes_avx2(uint8_t *const out[8], const uint64_t s[25][8], unsigned n) {
+    unsigned i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (unsigned h = 0; h < 8; h += 4) {
+            const V r0 = LOADV(&s[i][h]), r1 = LOADV(&s[i + 1][h]), r2 = LOADV(&s[i + 2][h]), r3 = LOADV(&s[i + 3][h]);
+            const V t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+            const V t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+            STOREV(out[h] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x20));
+            STOREV(out[h + 1] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x20));
+            STOREV(out[h + 2] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x31));
+            STOREV(out[h + 3] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x31));
+        }
+    for (; i < n; i++)
+        for (unsigned j = 0; j < 8; j++) kpqc_store64_le(out[j] + 8 * i, s[i][j]);
+}
+
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, f1600x8_avx2, store_lanes_avx2};

@@ -1,8 +1,8 @@
 /*
  * Eight Keccak instances in lock-step, lane-interleaved (s[lane][instance])
  * so that one AVX-512 register holds one lane of all eight.  Without
- * AVX-512 the permutation runs as two four-way ones, so callers can batch
- * by eight on every path.
+ * AVX-512 the permutation runs as two four-way ones (keccakx4_avx2.c on
+ * the AVX2 path), so callers can batch by eight on every path.
  */
 #include <string.h>
 
@@ -33,6 +33,9 @@ const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512
     &kpqc_keccakx8_backend_avx512.info,
+#endif
+#ifdef KPQC_ISA_AVX2
+    &kpqc_keccakx8_backend_avx2.info,
 #endif
     &kpqc_keccakx8_backend_portable.info,
 };
@@ -72,11 +75,14 @@ static void shakex8(unsigned rate, uint8_t *const out[8], size_t outlen,
     kpqc_keccakx8_absorb_once(&k, rate, 0x1f, in, inlen);
     kpqc_keccakx8_squeezeblocks(&k, out, full);
     if (rest != 0) {
-        uint8_t tail[8][200];
-        uint8_t *const tails[8] = {tail[0], tail[1], tail[2], tail[3], tail[4], tail[5], tail[6], tail[7]};
-        kpqc_keccakx8_squeezeblocks(&k, tails, 1);
-        for (unsigned j = 0; j < 8; j++) memcpy(out[j] + full * rate, tail[j], rest);
-        kpqc_wipe(tail, sizeof tail);
+        /* The last block's whole lanes straight to the outputs, then the
+         * bytes of a partial lane (no copy of the block to wipe). */
+        uint8_t *at[8];
+        for (unsigned j = 0; j < 8; j++) at[j] = out[j] + full * rate;
+        k.be->f1600x8(k.s);
+        k.be->store_lanes(at, k.s, (unsigned)(rest / 8));
+        for (unsigned j = 0; j < 8; j++)
+            for (size_t b = rest & ~(size_t)7; b < rest; b++) at[j][b] = (uint8_t)(k.s[b / 8][j] >> (8 * (b % 8)));
     }
     kpqc_wipe(&k, sizeof k);
 }

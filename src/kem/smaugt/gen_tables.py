@@ -122,7 +122,8 @@ def barrett_ok(q, v):
 def ranges_ok(q):
     """The bounds smaugt_ntt_core.h relies on: a layer adds at most
     |x| q / 2^17 + q/2 + 1; four forward layers from 2^10, four from q/2,
-    and the inverse's passes from q/2 stay below 2^15."""
+    the inverse's passes from q/2 and a pointwise sum of four products
+    (one factor below 2^15, the other at most q/2) stay below 2^15."""
     grow = lambda b: b + b * (q // 2) // (1 << 16) + q // 2 + 1
     b = 1 << 10
     for _ in range(4):
@@ -133,6 +134,7 @@ def ranges_ok(q):
         b = grow(b)
     assert b < 1 << 15, (q, b)
     mm = lambda b: b * (q // 2) // (1 << 16) + q // 2 + 1  # a Montgomery product of b
+    assert 4 * mm((1 << 15) - 1) < 1 << 15, q  # a pointwise sum of four terms, unreduced
     b = q // 2  # the pointwise sums, reduced
     for _ in range(4):  # two layers per pass, on any mix of the last pass's outputs
         top = max(4 * b, 2 * mm(2 * b))

@@ -96,7 +96,9 @@ static const NTT_CONSTS *const primes[2] = {&kpqc_smaugt_ntt16_q7681, &kpqc_smau
 static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, unsigned log_mod,
                             const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k) {
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
-    vec sh[SMAUGT_KMAX][2][16], shq[SMAUGT_KMAX][2][16], acc[2][16], x[16], row[16];
+    /* As on AVX-512: the secrets' blocks and a row's sums, wiped at once. */
+    vec secret[2 * SMAUGT_KMAX + 1][2][16], x[16], row[16];
+    vec (*const sh)[2][16] = secret, (*const shq)[2][16] = secret + k, (*const acc)[16] = secret[2 * k];
 
     for (unsigned j = 0; j < k; j++)
         for (unsigned p = 0; p < 2; p++) {
@@ -120,9 +122,7 @@ static void matvec_acc_avx2(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a, 
                                                     _mm256_sll_epi16(crt(acc[0][i], acc[1][i]), shift)));
         }
     }
-    kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
-    kpqc_wipe(shq, k * sizeof shq[0]);
-    kpqc_wipe(acc, sizeof acc);
+    kpqc_wipe(secret, (2 * k + 1) * sizeof secret[0]);
 }
 
 void kpqc_smaugt_unpack_top_avx2(uint16_t v[SMAUGT_N], const uint8_t *in, unsigned bits) {

@@ -82,7 +82,11 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a
                               const int16_t (*s)[SMAUGT_N], unsigned rows, unsigned k) {
     const NTT_CONSTS *c = &kpqc_smaugt_ntt32;
     const __m128i shift = _mm_cvtsi32_si128((int)(16 - log_mod));
-    vec sh[SMAUGT_KMAX][16], shq[SMAUGT_KMAX][16], acc[16], x[16];
+    /* The transformed secrets, their products by q^-1 and a row's sums in
+     * one block, wiped by one call (each call's start-up was a tenth of
+     * a 1 x 4 product). */
+    vec secret[2 * SMAUGT_KMAX + 1][16], x[16];
+    vec (*const sh)[16] = secret, (*const shq)[16] = secret + k, *const acc = secret[2 * k];
 
     for (unsigned j = 0; j < k; j++) {
         for (unsigned i = 0; i < 16; i++)
@@ -102,9 +106,7 @@ static void matvec_acc_avx512(uint16_t (*out)[SMAUGT_N], const uint8_t *const *a
             _mm256_storeu_si256(o, _mm256_add_epi16(_mm256_loadu_si256(o), _mm256_sll_epi16(y, shift)));
         }
     }
-    kpqc_wipe(sh, k * sizeof sh[0]); /* the transformed secrets */
-    kpqc_wipe(shq, k * sizeof shq[0]);
-    kpqc_wipe(acc, sizeof acc);
+    kpqc_wipe(secret, (2 * k + 1) * sizeof secret[0]);
 }
 
 const kpqc_smaugt_backend kpqc_smaugt_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},

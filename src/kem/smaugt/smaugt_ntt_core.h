@@ -165,17 +165,17 @@ static void transform_secret(vec b[16], vec bq[16], const NTT_CONSTS *c) {
     }
 }
 
-/* Term j < k of acc = sum_j a_j * b_j pointwise.  |a| < 2^15, |b| <= q/2:
- * each product is below 3q/4; the sum is reduced after every second term
- * and after the last, to [-q/2, q/2] as the inverse expects. */
+/* Term j < k <= 4 of acc = sum_j a_j * b_j pointwise.  |a| < 2^15, |b| <=
+ * q/2: each product is below 2^15 q/2^17 + q/2 + 1 (8064 for 10753), so
+ * four of them add up to less than 2^15 and the sum is reduced once,
+ * after the last term, to [-q/2, q/2] as the inverse expects. */
 static inline void pointwise_acc(vec acc[16], const vec a[16], const vec b[16], const vec bq[16], unsigned j, unsigned k,
                                  const NTT_CONSTS *c) {
     const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
-    const int reduce = (j & 1) || j + 1 == k;
     for (unsigned i = 0; i < 16; i++) {
         vec m = montmul(a[i], b[i], bq[i], q);
         m = j == 0 ? m : V_ADD(acc[i], m);
-        acc[i] = reduce ? barrett(m, q, v) : m;
+        acc[i] = j + 1 == k ? barrett(m, q, v) : m;
     }
 }
 

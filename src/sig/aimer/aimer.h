@@ -93,15 +93,10 @@ static inline void gf_add(gf c, const gf a, const gf b) {
 }
 static inline void gf_load(gf a, const uint8_t *p, unsigned nw) {
     gf_zero(a);
-    for (unsigned i = 0; i < nw; i++) {
-        uint64_t v = 0;
-        for (unsigned j = 0; j < 8; j++) v |= (uint64_t)p[8 * i + j] << (8 * j);
-        a[i] = v;
-    }
+    for (unsigned i = 0; i < nw; i++) a[i] = kpqc_load64_le(p + 8 * i);
 }
 static inline void gf_store(uint8_t *p, const gf a, unsigned nw) {
-    for (unsigned i = 0; i < nw; i++)
-        for (unsigned j = 0; j < 8; j++) p[8 * i + j] = (uint8_t)(a[i] >> (8 * j));
+    for (unsigned i = 0; i < nw; i++) kpqc_store64_le(p + 8 * i, a[i]);
 }
 static inline void gf_mul(const struct fctx *f, gf c, const gf a, const gf b) {
     f->be->gf_mul(c, a, b, f->nw);
