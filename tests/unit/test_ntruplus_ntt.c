@@ -164,14 +164,23 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
         CHECK(iter % 2 == 1 || fx == 0);
         CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: frombytes differs", name, n);
     }
-    /* mod+-3 of every coefficient value |a| < q, spread over the vector lanes */
+    /* decryption's middle (inverse transform, mod+-3, forward transform) on
+     * the transforms of every coefficient value |a| < q, spread over the
+     * vector lanes: m must be the values mod+-3, t their transform */
     for (int base = -(Q - 1); base < Q; base += (int)n) {
+        int16_t m[NMAX], tx[NMAX] = {0}, ty[NMAX] = {0};
         for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(base + (int)i < Q ? base + (int)i : Q - 1);
+        memcpy(m, a, sizeof m);
+        kpqc_ntruplus_crepmod3(p, m);
         memcpy(x, a, sizeof x);
-        memcpy(y, a, sizeof y);
-        ref->crepmod3(p, x);
-        vec->crepmod3(p, y);
-        CHECK_MSG(memcmp(x, y, n * sizeof x[0]) == 0, "%s n=%u: crepmod3 differs from %d", name, n, base);
+        kpqc_ntruplus_ntt_ref(p, x);
+        memcpy(y, x, sizeof y);
+        ref->invntt_mod3_ntt(p, x, tx);
+        vec->invntt_mod3_ntt(p, y, ty);
+        CHECK_MSG(memcmp(x, m, n * sizeof x[0]) == 0, "%s n=%u: portable mod3 differs from %d", name, n, base);
+        CHECK_MSG(memcmp(y, m, n * sizeof y[0]) == 0, "%s n=%u: mod3 differs from %d", name, n, base);
+        CHECK(in_range(ty, n));
+        CHECK_MSG(same_mod_q(tx, ty, n), "%s n=%u: transform of m differs from %d", name, n, base);
     }
     /* sampling; message decoding with every coefficient in {-1, 0, 1}, then
      * one out-of-range coefficient (-2, 2 or 1 where the pad bit is 1) at a
@@ -199,10 +208,20 @@ static void check_backend(const kpqc_ntruplus_params *p, const kpqc_ntruplus_bac
         random_poly(b, n);
         if (iter == 0)
             for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(Q - 1), b[i] = (int16_t)-(Q - 1);
-        ref->sub(p, x, a, b);
-        vec->sub(p, y, a, b);
+        random_poly(c, n);
+        if (iter == 1)
+            for (unsigned i = 0; i < n; i++) a[i] = (int16_t)(Q - 1), b[i] = (int16_t)-(Q - 1), c[i] = (int16_t)(Q - 1);
+        ref->sub_mul(p, x, a, b, c);
+        vec->sub_mul(p, y, a, b, c);
         CHECK(in_range(y, n));
-        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: sub differs", name, n);
+        CHECK_MSG(same_mod_q(x, y, n), "%s n=%u: sub_mul differs", name, n);
+        /* equal mod q through different representatives, then one
+         * coefficient off by one at a random position */
+        for (unsigned i = 0; i < n; i++) b[i] = (int16_t)(a[i] < 0 ? a[i] + Q : a[i] > 0 ? a[i] - (int)(rnd() % 2) * Q : 0);
+        CHECK_MSG(ref->neq(p, a, b) == 0 && vec->neq(p, a, b) == 0, "%s n=%u: neq of equals", name, n);
+        unsigned i = rnd() % n;
+        b[i] = (int16_t)(b[i] > 0 ? b[i] - 1 : b[i] + 1);
+        CHECK_MSG(ref->neq(p, a, b) == 1 && vec->neq(p, a, b) == 1, "%s n=%u: neq missed %u", name, n, i);
     }
     /* one zero base-ring element, at each position of a 16-ring group */
     for (unsigned blk = 0; blk < 16; blk++) {

@@ -95,8 +95,9 @@ typedef struct kpqc_ntruplus_backend {
     /* r = a^-1 in the NTT domain; 1 if a is not invertible (r then
      * meaningless), else 0; constant time */
     int (*baseinv)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a);
-    /* a = a mod+- 3 coefficient-wise, as kpqc_ntruplus_crepmod3 */
-    void (*crepmod3)(const kpqc_ntruplus_params *p, int16_t *a);
+    /* decryption's middle: m = invntt(m) mod+- 3 coefficient-wise (as
+     * kpqc_ntruplus_crepmod3), then t = ntt(m) */
+    void (*invntt_mod3_ntt)(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t);
     /* serialisation, as kpqc_ntruplus_tobytes / kpqc_ntruplus_frombytes */
     void (*tobytes)(const kpqc_ntruplus_params *p, uint8_t *out, const int16_t *a);
     uint32_t (*frombytes)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *in);
@@ -105,8 +106,11 @@ typedef struct kpqc_ntruplus_backend {
     void (*cbd1)(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t *buf, int16_t scale);
     uint32_t (*sotp_decode)(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                             const uint8_t *pad);
-    /* r = a - b, centred (|result| <= q/2 + 1); inputs |coefficient| < q */
-    void (*sub)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b);
+    /* r = (a - b) c in the NTT domain (r may alias any input) */
+    void (*sub_mul)(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                    const int16_t *b, const int16_t *c);
+    /* 1 if a and b differ mod q at some coefficient, else 0; constant time */
+    uint32_t (*neq)(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b);
 } kpqc_ntruplus_backend;
 
 extern const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable;
@@ -151,6 +155,7 @@ void kpqc_ntruplus_cbd1(const kpqc_ntruplus_params *p, int16_t *a, const uint8_t
                         int16_t scale);
 /* Centred residues mod q, then mod 3 into {-1, 0, 1}. */
 void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
+void kpqc_ntruplus_invntt_mod3_ntt(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t);
 /*
  * The inverse of the message encoding (cbd1 of the pad with its first n/8
  * bytes xored with msg) for m with coefficients in {-1, 0, 1}: each
@@ -160,7 +165,8 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a);
  */
 uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                                    const uint8_t *pad);
-void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                       const int16_t *b);
+void kpqc_ntruplus_sub_mul(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                           const int16_t *b, const int16_t *c);
+uint32_t kpqc_ntruplus_neq(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b);
 
 #endif

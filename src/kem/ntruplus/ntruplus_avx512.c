@@ -11,5 +11,5 @@
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512},
-    ntt_v256, invntt_v256, basemul_v256, basemul_add_v256, baseinv_v256, crepmod3_v256,
-    tobytes_v256, frombytes_v256, cbd1_v256, sotp_decode_v256, sub_v256};
+    ntt_v256, invntt_v256, basemul_v256, basemul_add_v256, baseinv_v256, invntt_mod3_ntt_v256,
+    tobytes_v256, frombytes_v256, cbd1_v256, sotp_decode_v256, sub_mul_v256, neq_v256};

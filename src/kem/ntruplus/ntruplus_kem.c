@@ -175,10 +175,11 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     const kpqc_ntruplus_backend *be = kpqc_ntruplus_select_backend();
     const unsigned n = p->n, pb = p->polybytes;
     uint8_t msg[NMAX / 8 + NTRUPLUS_SYMBYTES];
-    uint8_t rbytes[NMAX * 3 / 2], rbytes2[NMAX * 3 / 2];
+    uint8_t rbytes[NMAX * 3 / 2];
     uint8_t pad[NMAX / 4];
     uint8_t hout[NTRUPLUS_SSBYTES + NMAX / 4];
     POLY_ALIGN int16_t c[NMAX], f[NMAX], hinv[NMAX], m[NMAX], t[NMAX];
+    int16_t *const r = f; /* f's storage, free after its one product */
     uint32_t bad;
 
     /* A non-canonical ciphertext (or key) fails like any other invalid one. */
@@ -189,23 +190,19 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
 
     /* m = (c f mod q) mod 3,  r = (c - m) / h */
     be->basemul(p, m, c, f);
-    be->invntt(p, m);
-    be->crepmod3(p, m);
-    memcpy(t, m, n * sizeof m[0]);
-    be->ntt(p, t);
-    be->sub(p, t, c, t);
-    be->basemul(p, t, t, hinv);
-    be->tobytes(p, rbytes, t);
+    be->invntt_mod3_ntt(p, m, t);
+    be->sub_mul(p, r, c, t, hinv);
+    be->tobytes(p, rbytes, r);
     hash_g(p, pad, rbytes);
     bad |= be->sotp_decode(p, msg, m, pad);
 
-    /* re-derive r from the message and compare */
+    /* re-derive r from the message and compare (mod q: the same as
+     * comparing the canonical encodings) */
     memcpy(msg + p->msgbytes, sk + 2 * pb, NTRUPLUS_SYMBYTES);
     hash_h(p, hout, msg, msg + p->msgbytes);
     be->cbd1(p, t, hout + NTRUPLUS_SSBYTES, 1);
     be->ntt(p, t);
-    be->tobytes(p, rbytes2, t);
-    bad |= (uint32_t)kpqc_ct_memneq(rbytes, rbytes2, pb);
+    bad |= be->neq(p, r, t);
 
     /* Explicit rejection: the secret is zeroed unless the ciphertext is valid. */
     static const uint8_t zero[NTRUPLUS_SSBYTES] = {0};
@@ -215,7 +212,6 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
      * ciphertext's. */
     kpqc_wipe(msg, sizeof msg);
     kpqc_wipe(rbytes, pb);
-    kpqc_wipe(rbytes2, pb);
     kpqc_wipe(pad, n / 4);
     kpqc_wipe(hout, sizeof hout);
     kpqc_wipe(f, n * sizeof f[0]);

@@ -302,6 +302,13 @@ void kpqc_ntruplus_crepmod3(const kpqc_ntruplus_params *p, int16_t *a) {
     for (unsigned i = 0; i < p->n; i++) a[i] = kpqc_ntruplus_crepmod3_coeff(a[i]);
 }
 
+void kpqc_ntruplus_invntt_mod3_ntt(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t) {
+    kpqc_ntruplus_invntt_ref(p, m);
+    kpqc_ntruplus_crepmod3(p, m);
+    memcpy(t, m, p->n * sizeof t[0]);
+    kpqc_ntruplus_ntt_ref(p, t);
+}
+
 uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, const int16_t *m,
                                    const uint8_t *pad) {
     const unsigned mb = p->msgbytes;
@@ -321,16 +328,26 @@ uint32_t kpqc_ntruplus_sotp_decode(const kpqc_ntruplus_params *p, uint8_t *msg, 
     return bad;
 }
 
-void kpqc_ntruplus_sub(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                       const int16_t *b) {
-    for (unsigned i = 0; i < p->n; i++) r[i] = barrett((int16_t)(a[i] - b[i]));
+void kpqc_ntruplus_sub_mul(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                           const int16_t *b, const int16_t *c) {
+    int16_t d[NTRUPLUS_NMAX];
+    for (unsigned i = 0; i < p->n; i++) d[i] = barrett((int16_t)(a[i] - b[i]));
+    kpqc_ntruplus_basemul_ref(p, r, d, c);
+    kpqc_wipe(d, p->n * sizeof d[0]);
+}
+
+uint32_t kpqc_ntruplus_neq(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b) {
+    uint32_t diff = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        diff |= (uint16_t)(kpqc_ntruplus_canon(a[i]) ^ kpqc_ntruplus_canon(b[i]));
+    return kpqc_ct_nonzero_mask32(diff) & 1u;
 }
 
 const kpqc_ntruplus_backend kpqc_ntruplus_backend_portable = {
     {"portable", 0}, kpqc_ntruplus_ntt_ref, kpqc_ntruplus_invntt_ref, kpqc_ntruplus_basemul_ref,
-    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_crepmod3,
+    kpqc_ntruplus_basemul_add_ref, kpqc_ntruplus_baseinv, kpqc_ntruplus_invntt_mod3_ntt,
     kpqc_ntruplus_tobytes, kpqc_ntruplus_frombytes, kpqc_ntruplus_cbd1, kpqc_ntruplus_sotp_decode,
-    kpqc_ntruplus_sub};
+    kpqc_ntruplus_sub_mul, kpqc_ntruplus_neq};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -64,6 +64,21 @@ static inline v16 vbarrett(v16 a) {
     t = _mm256_mulhrs_epi16(t, vset1(32)); /* rounding shift right by 10 */
     return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, vset1(Q)));
 }
+/*
+ * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
+ * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
+ * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
+ * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
+ * across a half.
+ */
+static inline v16 vmod3(v16 v) {
+    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
+    const v16 third = vset1(10923); /* round(2^15 / 3) */
+    v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
+    v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
+    const v16 t = _mm256_mulhrs_epi16(v, third);
+    return _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t));
+}
 static inline v16 vload(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void vstore(int16_t *p, v16 x) { _mm256_storeu_si256((__m256i *)p, x); }
 
@@ -391,7 +406,8 @@ static inline void tail_inv4(v16 *A, v16 *B, const int16_t *tw, const int16_t *t
  * length, unrolled.
  */
 static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_ntruplus_params *p,
-                                                                   int16_t *a, const unsigned n) {
+                                                                   int16_t *a, const int16_t *src,
+                                                                   const unsigned n) {
     const unsigned s = n / 6;
     const int16_t *z = p->zetas;
     /* twiddles read before the loop: the stores to a might alias them */
@@ -400,7 +416,7 @@ static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_nt
     for (unsigned i = 0; i < s; i += 16) {
         v16 x[6];
         for (unsigned j = 0; j < 3; j++) {
-            const v16 u = vload(a + i + j * s), v = vload(a + i + (j + 3) * s);
+            const v16 u = vload(src + i + j * s), v = vload(src + i + (j + 3) * s);
             const v16 t = vmult(v, zt);
             x[j] = vadd(u, t);
             x[j + 3] = vsub(vadd(u, v), t);
@@ -411,15 +427,18 @@ static inline __attribute__((always_inline)) void split_radix3_fwd(const kpqc_nt
     }
 }
 
-/* The inverse split (stride n/2), after the radix-3 layers. */
+/* The inverse split (stride n/2), after the radix-3 layers; with mod3, its
+ * results mod+-3 (as crepmod3) before they are stored. */
 static inline __attribute__((always_inline)) void split_inv(const kpqc_ntruplus_params *p, int16_t *a,
-                                                            const unsigned n) {
+                                                            const unsigned n, const int mod3) {
     const unsigned h = n / 2;
     const v16 c0 = vset1(p->c0), sh = vset1(p->s_half), sc = vset1(p->s);
     for (unsigned i = 0; i < h; i += 16) {
         const v16 u = vload(a + i), v = vload(a + i + h), b = vmulz(vsub(u, v), c0);
-        vstore(a + i, vmulz(vsub(vadd(u, v), b), sh));
-        vstore(a + i + h, vmulz(b, sc));
+        v16 lo = vmulz(vsub(vadd(u, v), b), sh), hi = vmulz(b, sc);
+        if (mod3) lo = vmod3(lo), hi = vmod3(hi);
+        vstore(a + i, lo);
+        vstore(a + i + h, hi);
     }
 }
 
@@ -505,10 +524,11 @@ static inline __attribute__((always_inline)) void radix2_blocks(const kpqc_ntrup
     }
 }
 
+/* a = NTT(src) (src may be a) */
 static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_params *p, int16_t *a,
-                                                           const unsigned n, const unsigned r3_layers,
-                                                           const unsigned r2_first) {
-    split_radix3_fwd(p, a, n);
+                                                           const int16_t *src, const unsigned n,
+                                                           const unsigned r3_layers, const unsigned r2_first) {
+    split_radix3_fwd(p, a, src, n);
     if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zetas + 6, 0);
     /* unreduced so far, within the bounds of the portable transform */
     if (n != 864)
@@ -519,16 +539,16 @@ static inline __attribute__((always_inline)) void ntt_core(const kpqc_ntruplus_p
 
 static void ntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     switch (p->n) {
-    case 768: ntt_core(p, a, 768, 1, 64); break;
-    case 864: ntt_core(p, a, 864, 2, 24); break;
-    default: ntt_core(p, a, 1152, 2, 32); break;
+    case 768: ntt_core(p, a, a, 768, 1, 64); break;
+    case 864: ntt_core(p, a, a, 864, 2, 24); break;
+    default: ntt_core(p, a, a, 1152, 2, 32); break;
     }
 }
 
 static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplus_params *p,
                                                               int16_t *a, const unsigned n,
                                                               const unsigned r3_layers,
-                                                              const unsigned r2_first) {
+                                                              const unsigned r2_first, const int mod3) {
     /* the same indices as the forward transform's */
     if (n != 864)
         radix2_blocks(p, a, n, r3_layers, r2_first, 1);
@@ -536,14 +556,25 @@ static inline __attribute__((always_inline)) void invntt_core(const kpqc_ntruplu
         tail_inv864(a);
     if (r3_layers == 2) radix3_layer(a, n, n / 18, p->zinv + 6, 1);
     radix3_layer(a, n, n / 6, p->zinv + 2, 1);
-    split_inv(p, a, n);
+    split_inv(p, a, n, mod3);
 }
 
 static void invntt_v256(const kpqc_ntruplus_params *p, int16_t *a) {
     switch (p->n) {
-    case 768: invntt_core(p, a, 768, 1, 64); break;
-    case 864: invntt_core(p, a, 864, 2, 24); break;
-    default: invntt_core(p, a, 1152, 2, 32); break;
+    case 768: invntt_core(p, a, 768, 1, 64, 0); break;
+    case 864: invntt_core(p, a, 864, 2, 24, 0); break;
+    default: invntt_core(p, a, 1152, 2, 32, 0); break;
+    }
+}
+
+/* Decryption's middle: m mod+-3 taken in the inverse transform's last pass
+ * and t's forward transform reading m (no passes of their own for the
+ * reduction and the copy). */
+static void invntt_mod3_ntt_v256(const kpqc_ntruplus_params *p, int16_t *m, int16_t *t) {
+    switch (p->n) {
+    case 768: invntt_core(p, m, 768, 1, 64, 1), ntt_core(p, t, m, 768, 1, 64); break;
+    case 864: invntt_core(p, m, 864, 2, 24, 1), ntt_core(p, t, m, 864, 2, 24); break;
+    default: invntt_core(p, m, 1152, 2, 32, 1), ntt_core(p, t, m, 1152, 2, 32); break;
     }
 }
 /* ---------------------------------------------------------------- products */
@@ -575,18 +606,22 @@ static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) 
     }
 }
 
-/* d = 4: 64 coefficients <-> coefficient-major, lane order as the tables */
-static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+/* d = 4: 64 coefficients (four vectors) <-> coefficient-major, lane order
+ * as the tables */
+static inline void coeff_major4(v16 c[4], v16 v0, v16 v1, v16 v2, v16 v3) {
     const v16 sh = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
                                     0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    v16 v0 = _mm256_shuffle_epi8(vload(a), sh), v1 = _mm256_shuffle_epi8(vload(a + 16), sh);
-    v16 v2 = _mm256_shuffle_epi8(vload(a + 32), sh), v3 = _mm256_shuffle_epi8(vload(a + 48), sh);
+    v0 = _mm256_shuffle_epi8(v0, sh), v1 = _mm256_shuffle_epi8(v1, sh);
+    v2 = _mm256_shuffle_epi8(v2, sh), v3 = _mm256_shuffle_epi8(v3, sh);
     v16 l01 = _mm256_unpacklo_epi32(v0, v1), h01 = _mm256_unpackhi_epi32(v0, v1);
     v16 l23 = _mm256_unpacklo_epi32(v2, v3), h23 = _mm256_unpackhi_epi32(v2, v3);
     c[0] = _mm256_unpacklo_epi64(l01, l23);
     c[1] = _mm256_unpackhi_epi64(l01, l23);
     c[2] = _mm256_unpacklo_epi64(h01, h23);
     c[3] = _mm256_unpackhi_epi64(h01, h23);
+}
+static inline void to_coeff_major(v16 c[4], const int16_t *a) {
+    coeff_major4(c, vload(a), vload(a + 16), vload(a + 32), vload(a + 48));
 }
 static inline void from_coeff_major(int16_t *a, const v16 c[4]) {
     const v16 sh = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,
@@ -610,6 +645,17 @@ static inline void load_rings(v16 *x, const int16_t *a, unsigned d) {
         load_block3(x, a);
 }
 
+/* The rings of a - s (|a - s| < 2q, which the products take:
+ * |x y| < 2q^2 < q 2^15). */
+static inline void load_rings_diff(v16 *x, const int16_t *a, const int16_t *s, unsigned d) {
+    v16 v[4];
+    for (unsigned k = 0; k < d; k++) v[k] = vsub(vload(a + 16 * k), vload(s + 16 * k));
+    if (d == 4)
+        coeff_major4(x, v[0], v[1], v[2], v[3]);
+    else
+        deint3(x, v[0], v[1], v[2]);
+}
+
 static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
     if (d == 4)
         from_coeff_major(a, x);
@@ -617,14 +663,19 @@ static inline void store_rings(int16_t *a, const v16 *x, unsigned d) {
         store_block3(a, x);
 }
 
-/* r = a b (+ c), 16 base rings at a time (d constant at each call). */
+/* r = (a - s) b + c, s and c optional, 16 base rings at a time (d
+ * constant at each call). */
 static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntruplus_params *p, int16_t *r,
-                                                               const int16_t *a, const int16_t *b,
-                                                               const int16_t *c, const unsigned d) {
+                                                               const int16_t *a, const int16_t *s,
+                                                               const int16_t *b, const int16_t *c,
+                                                               const unsigned d) {
     const int16_t *bz = base_table(p->n);
     for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
         v16 x[4], y[4], o[4];
-        load_rings(x, a + i, d);
+        if (s)
+            load_rings_diff(x, a + i, s + i, d);
+        else
+            load_rings(x, a + i, d);
         load_rings(y, b + i, d);
         mul16(o, x, y, vload(bz), d);
         if (c) {
@@ -636,21 +687,28 @@ static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntrupl
 }
 
 static void basemul_rings(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
-                          const int16_t *b, const int16_t *c) {
+                          const int16_t *s, const int16_t *b, const int16_t *c) {
     if (p->d == 4)
-        basemul_core(p, r, a, b, c, 4);
+        basemul_core(p, r, a, s, b, c, 4);
     else
-        basemul_core(p, r, a, b, c, 3);
+        basemul_core(p, r, a, s, b, c, 3);
 }
 
 static void basemul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                          const int16_t *b) {
-    basemul_rings(p, r, a, b, NULL);
+    basemul_rings(p, r, a, NULL, b, NULL);
 }
 
 static void basemul_add_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
                              const int16_t *b, const int16_t *c) {
-    basemul_rings(p, r, a, b, c);
+    basemul_rings(p, r, a, NULL, b, c);
+}
+
+/* The subtraction done as the base product loads its first factor: no
+ * pass of its own over memory. */
+static void sub_mul_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a,
+                         const int16_t *b, const int16_t *c) {
+    basemul_rings(p, r, a, b, c, NULL);
 }
 
 /* ---------------------------------------------------------------- inversion */
@@ -795,25 +853,6 @@ static uint32_t frombytes_v256(const kpqc_ntruplus_params *p, int16_t *a, const 
     return 0u - (uint32_t)(KPQC_TESTZ256(bad) ^ 1);
 }
 
-/*
- * kpqc_ntruplus_crepmod3_coeff's result by a shorter route: the centred
- * representative v (|v| <= (q-1)/2) in two compare-and-adds, then
- * v - 3 round(v/3), the rounding a rounded high product with 2^15/3 whose
- * error (below 0.02 for |v| <= 1728) cannot move v/3, a multiple of 1/3,
- * across a half.
- */
-static void crepmod3_v256(const kpqc_ntruplus_params *p, int16_t *a) {
-    const v16 q = vset1(NTRUPLUS_Q), hi = vset1(NTRUPLUS_Q / 2), lo = vset1(-(NTRUPLUS_Q / 2));
-    const v16 third = vset1(10923); /* round(2^15 / 3) */
-    for (unsigned i = 0; i < p->n; i += 16) {
-        v16 v = vload(a + i);
-        v = _mm256_sub_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(v, hi), q));
-        v = _mm256_add_epi16(v, _mm256_and_si256(_mm256_cmpgt_epi16(lo, v), q));
-        v16 t = _mm256_mulhrs_epi16(v, third);
-        vstore(a + i, _mm256_sub_epi16(v, _mm256_add_epi16(_mm256_slli_epi16(t, 1), t)));
-    }
-}
-
 /* ---------------------------------------------------------------- sampling, decoding */
 /* Bits i..i+15 of a little-endian bit string as 16 lanes of -1 (set) or 0. */
 static inline v16 bits16(const uint8_t *bytes) {
@@ -858,9 +897,18 @@ static uint32_t sotp_decode_v256(const kpqc_ntruplus_params *p, uint8_t *msg, co
     return fail;
 }
 
-static void sub_v256(const kpqc_ntruplus_params *p, int16_t *r, const int16_t *a, const int16_t *b) {
-    for (unsigned i = 0; i < p->n; i += 16)
-        vstore(r + i, vbarrett(_mm256_sub_epi16(vload(a + i), vload(b + i))));
+/* Whether a and b differ mod q somewhere: their canonical representatives
+ * xored and or-ed together, only the total examined. */
+static uint32_t neq_v256(const kpqc_ntruplus_params *p, const int16_t *a, const int16_t *b) {
+    const v16 q = vset1(Q);
+    v16 diff = _mm256_setzero_si256();
+    for (unsigned i = 0; i < p->n; i += 16) {
+        v16 x = vload(a + i), y = vload(b + i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));
+        y = _mm256_add_epi16(y, _mm256_and_si256(_mm256_srai_epi16(y, 15), q));
+        diff = _mm256_or_si256(diff, _mm256_xor_si256(x, y));
+    }
+    return (uint32_t)(KPQC_TESTZ256(diff) ^ 1);
 }
 
 #endif
