@@ -13,6 +13,7 @@
 #include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
+#include "haetae_compact_x86.h"
 
 #define KEEP 0x8000
 
@@ -20,29 +21,7 @@ void kpqc_haetae_ct_compact_avx2(uint64_t *val, uint8_t *keep, size_t n, size_t 
     /* the words from n on stay 0 (nothing kept there): a block may read
      * up to s + 15 <= 2n + 15 words */
     uint16_t meta[2 * HAETAE_CAND_CAP + 16];
-    size_t i = 0;
-    /* the dropped entries before each one: a prefix sum within each
-     * 128-bit half of 16 words, the low half's total carried into the
-     * high half, and the running total of the earlier blocks */
-    __m256i before = _mm256_setzero_si256();
-    for (; i + 16 <= n; i += 16) {
-        const __m256i kept = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(keep + i)));
-        const __m256i drop = _mm256_sub_epi16(_mm256_set1_epi16(1), kept);
-        __m256i sum = _mm256_add_epi16(drop, _mm256_slli_si256(drop, 2));
-        sum = _mm256_add_epi16(sum, _mm256_slli_si256(sum, 4));
-        sum = _mm256_add_epi16(sum, _mm256_slli_si256(sum, 8));
-        const __m256i low_total = _mm256_shuffle_epi8(_mm256_permute2x128_si256(sum, sum, 0x08),
-                                                      _mm256_set1_epi16(0x0f0e));
-        sum = _mm256_add_epi16(_mm256_add_epi16(sum, low_total), before);
-        const __m256i excl = _mm256_sub_epi16(sum, drop);
-        _mm256_storeu_si256((__m256i *)(meta + i), _mm256_or_si256(excl, _mm256_slli_epi16(kept, 15)));
-        before = _mm256_shuffle_epi8(_mm256_permute2x128_si256(sum, sum, 0x11), _mm256_set1_epi16(0x0f0e));
-    }
-    uint16_t dropped = (uint16_t)_mm256_extract_epi16(before, 0);
-    for (; i < n; i++) {
-        meta[i] = (uint16_t)(dropped | (keep[i] << 15));
-        dropped = (uint16_t)(dropped + (1 - keep[i]));
-    }
+    compact_meta_avx2(meta, keep, n);
     memset(meta + n, 0, (n + 16) * sizeof *meta);
     for (unsigned k = 0; ((size_t)1 << k) <= max_d && ((size_t)1 << k) < n; k++) {
         const size_t s = (size_t)1 << k;
@@ -71,11 +50,6 @@ void kpqc_haetae_ct_compact_avx2(uint64_t *val, uint8_t *keep, size_t n, size_t 
             _mm256_storeu_si256((__m256i *)(meta + t), _mm256_blendv_epi8(cur, above, in));
         }
     }
-    for (i = 0; i + 16 <= n; i += 16) {
-        const __m256i flags = _mm256_srli_epi16(_mm256_loadu_si256((const __m256i *)(meta + i)), 15);
-        const __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(flags), _mm256_extracti128_si256(flags, 1));
-        _mm_storeu_si128((__m128i *)(keep + i), bytes);
-    }
-    for (; i < n; i++) keep[i] = (uint8_t)(meta[i] >> 15);
+    compact_flags_avx2(keep, meta, n);
     kpqc_wipe(meta, sizeof meta);
 }

@@ -11,6 +11,7 @@
 #include "common/ct.h"
 #include "common/x86_intrin.h"
 #include "haetae.h"
+#include "haetae_compact_x86.h"
 
 #define KEEP 0x8000
 
@@ -19,11 +20,7 @@ static inline __mmask32 lanes32(size_t left) { return left >= 32 ? 0xffffffffu :
 
 void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_t max_d) {
     uint16_t meta[HAETAE_CAND_CAP];
-    uint16_t dropped = 0;
-    for (size_t i = 0; i < n; i++) {
-        meta[i] = (uint16_t)(dropped | (keep[i] << 15));
-        dropped = (uint16_t)(dropped + (1 - keep[i]));
-    }
+    compact_meta_avx2(meta, keep, n);
     for (unsigned k = 0; ((size_t)1 << k) <= max_d && ((size_t)1 << k) < n; k++) {
         const size_t s = (size_t)1 << k;
         const __m128i moves8 = _mm_set1_epi16((int16_t)(KEEP | (1u << k)));
@@ -45,6 +42,6 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
             _mm512_mask_storeu_epi16(meta + t, m, _mm512_mask_mov_epi16(cur, in, above));
         }
     }
-    for (size_t i = 0; i < n; i++) keep[i] = (uint8_t)(meta[i] >> 15);
+    compact_flags_avx2(keep, meta, n);
     kpqc_wipe(meta, sizeof meta);
 }
