@@ -51,5 +51,5 @@ void kpqc_haetae_ct_compact_avx2(uint64_t *val, uint8_t *keep, size_t n, size_t 
         }
     }
     compact_flags_avx2(keep, meta, n);
-    kpqc_wipe(meta, sizeof meta);
+    kpqc_wipe(meta, (2 * n + 16) * sizeof *meta); /* the words written */
 }

@@ -43,5 +43,5 @@ void kpqc_haetae_ct_compact_avx512(uint64_t *val, uint8_t *keep, size_t n, size_
         }
     }
     compact_flags_avx2(keep, meta, n);
-    kpqc_wipe(meta, sizeof meta);
+    kpqc_wipe(meta, n * sizeof *meta); /* the words written */
 }
