@@ -161,6 +161,30 @@ static void test_ntt(void) {
     }
 }
 
+/* The encoder's division by a frequency: every frequency, at the ends of
+ * the state's range, around the multiples of f where the quotient steps
+ * (x m / 2^shift is then closest to an integer), and at random. */
+static void test_rans_divisor(void) {
+    const uint32_t top = UINT32_C(1) << 31;
+    for (uint32_t f = 1; f <= 1024; f++) {
+        const struct haetae_rans_divisor d = kpqc_haetae_rans_divisor(f);
+        const uint32_t qmax = (top - 1) / f;
+        for (uint32_t i = 0; i < 64; i++) {
+            const uint32_t q = i < 32 ? i : qmax - (i - 32);
+            for (int e = -1; e <= 1; e++) {
+                uint32_t x = q * f + (uint32_t)e;
+                if (x >= top) continue;
+                CHECK(kpqc_haetae_rans_div(x, d) == x / f);
+            }
+        }
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t x = rnd32() % top;
+            CHECK(kpqc_haetae_rans_div(x, d) == x / f);
+        }
+        CHECK(kpqc_haetae_rans_div(top - 1, d) == (top - 1) / f);
+    }
+}
+
 /* Random symbols drawn from the table's own distribution. */
 static void test_rans(void) {
     for (unsigned s = 0; s < 3; s++) {
@@ -718,6 +742,7 @@ int main(void) {
     }
     backends = kpqc_haetae_backends(&nbackends);
     test_ntt();
+    test_rans_divisor();
     test_rans();
     test_fft();
     test_cdt();

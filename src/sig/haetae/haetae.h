@@ -366,6 +366,25 @@ void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], c
                                uint64_t norms[2]);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
+/* floor(x / f) for x < 2^31 and 1 <= f <= 1024 by one multiplication:
+ * with 2^(l-1) < f <= 2^l and m = ceil(2^(31 + l) / f), m f exceeds
+ * 2^(31 + l) by less than 2^l, which makes floor(x m / 2^(31 + l)) exact
+ * (Granlund and Montgomery, theorem 4.2).  The encoder's state divided by
+ * a symbol's frequency, without a division's latency on its chain. */
+struct haetae_rans_divisor {
+    uint64_t m;
+    unsigned shift;
+};
+static inline struct haetae_rans_divisor kpqc_haetae_rans_divisor(uint32_t f) {
+    unsigned l = 0;
+    while ((UINT32_C(1) << l) < f) l++;
+    const uint64_t top = UINT64_C(1) << (31 + l);
+    struct haetae_rans_divisor d = {(top + f - 1) / f, 31 + l};
+    return d;
+}
+static inline uint32_t kpqc_haetae_rans_div(uint32_t x, struct haetae_rans_divisor d) {
+    return (uint32_t)((x * d.m) >> d.shift);
+}
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or
  * the code would exceed cap bytes. */
 size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
