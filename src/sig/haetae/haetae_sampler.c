@@ -341,19 +341,35 @@ static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
     g->busy = 0;
 }
 
-/* One permutation of all states, and each busy one's block to its row. */
-static void queue_step(struct haetae_gauss_ws *ws) {
+void kpqc_haetae_store_rate4_portable(uint8_t *const out[4], const uint64_t *st, unsigned nwords) {
+    for (unsigned j = 0; j < 4; j++) kpqc_haetae_store_lanes(out[j], st, 4, j, nwords);
+}
+
+/* Where a lane's next block goes: after the blocks so far until the first
+ * evaluation, then after the carried bytes. */
+static uint8_t *block_dest(struct haetae_gauss_lane *g) {
+    return g->buf + (g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry);
+}
+
+/* One permutation of all states, and each busy one's block to its row.
+ * Four states store together (an idle one into its own buffer, unused
+ * until the lane starts a row). */
+static void queue_step(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
     const unsigned w = ws->width;
-    if (w == 8)
+    if (w == 8) {
         ws->f1600x8((uint64_t(*)[8])ws->st);
-    else
+        for (unsigned j = 0; j < w; j++)
+            if (ws->lanes[j].busy)
+                kpqc_haetae_store_lanes(block_dest(&ws->lanes[j]), ws->st, w, j, KPQC_SHAKE256_RATE / 8);
+    } else {
         ws->f1600x4((uint64_t(*)[4])ws->st);
+        uint8_t *out[4];
+        for (unsigned j = 0; j < 4; j++) out[j] = ws->lanes[j].busy ? block_dest(&ws->lanes[j]) : ws->lanes[j].buf;
+        be->store_rate4(out, ws->st, KPQC_SHAKE256_RATE / 8);
+    }
     for (unsigned j = 0; j < w; j++) {
         struct haetae_gauss_lane *g = &ws->lanes[j];
         if (!g->busy) continue;
-        const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
-        uint8_t *out = g->buf + at;
-        kpqc_haetae_store_lanes(out, ws->st, w, j, KPQC_SHAKE256_RATE / 8);
         g->blocks++;
         if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
         if (g->blocks == HAETAE_FIRST_BLOCKS) {
@@ -371,7 +387,7 @@ static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *
     while (ws->ready_now < ws->rows) {
         for (unsigned j = 0; j < ws->width; j++)
             if (!ws->lanes[j].busy && ws->next < ws->base + 2 * ws->rows) lane_start(ws, be, j);
-        queue_step(ws);
+        queue_step(ws, be);
     }
 }
 
