@@ -134,15 +134,16 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
  * below 2^31, so aL xL + 2^48 - 1 fits 64 bits) and xi = xL + xH 2^32,
  * a xi + 2^48 - 1 = u + 2^31 (2 aL xH + aH xL) + 2^63 aH xH with
  * u = aL xL + 2^48 - 1, so the ceiling is
- * floor((floor(u / 2^31) + 2 aL xH + aH xL) / 2^17) + aH xH 2^15.
+ * floor((floor(u / 2^31) + 2 aL xH + aH xL) / 2^17) + aH xH 2^15, the
+ * last term one product with xH 2^15 < 2^31 (aH < 2^21).
  */
-static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi, __m256i two_xi_hi, __m256i c) {
+static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi_15, __m256i two_xi_hi, __m256i c) {
     const __m256i a_lo = _mm256_and_si256(a, _mm256_set1_epi64x(0x7fffffff));
     const __m256i a_hi = _mm256_srli_epi64(a, 31);
     const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a_lo, xi), _mm256_set1_epi64x(MASK48));
     const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31),
                                        _mm256_add_epi64(_mm256_mul_epu32(a_lo, two_xi_hi), _mm256_mul_epu32(a_hi, xi)));
-    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_slli_epi64(_mm256_mul_epu32(a_hi, xi_hi), 15));
+    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_mul_epu32(a_hi, xi_hi_15));
     return _mm256_add_epi64(q, c);
 }
 
@@ -150,17 +151,18 @@ static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi, __m256i 
  * groups' chains of dependent multiplications side by side. */
 GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
     const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
-    __m256i xi_hi[GROUPS], two_xi_hi[GROUPS], eight_xi[GROUPS];
+    __m256i xi_hi_15[GROUPS], two_xi_hi[GROUPS], eight_xi[GROUPS];
     for (size_t g = 0; g < groups; g++) {
-        xi_hi[g] = _mm256_srli_epi64(xi[g], 32);
-        two_xi_hi[g] = _mm256_add_epi64(xi_hi[g], xi_hi[g]);
+        const __m256i xi_hi = _mm256_srli_epi64(xi[g], 32);
+        xi_hi_15[g] = _mm256_slli_epi64(xi_hi, 15);
+        two_xi_hi[g] = _mm256_add_epi64(xi_hi, xi_hi);
         eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
         ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0] + (INT64_C(1) << 51));
     }
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
         const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i] + (INT64_C(1) << 51));
         for (size_t g = 0; g < groups; g++)
-            ex[g] = horner_step(ex[g], xi[g], xi_hi[g], two_xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
+            ex[g] = horner_step(ex[g], xi[g], xi_hi_15[g], two_xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
     }
     for (size_t g = 0; g < groups; g++) ex[g] = _mm256_sub_epi64(ex[g], offset);
 }
