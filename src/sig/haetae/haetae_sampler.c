@@ -391,6 +391,24 @@ static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *
     }
 }
 
+/* The first byte of row's stream if the queue has squeezed it: in the
+ * row's slot once 49 blocks are out, before that at the front of its
+ * lane's buffer.  Returns 0 when it has not. */
+static int first_byte_of_row(const struct haetae_gauss_ws *ws, uint32_t row, uint8_t *out) {
+    const unsigned slot = row % HAETAE_ROW_SLOTS;
+    if (ws->ready[slot]) {
+        *out = ws->signs[slot][0];
+        return 1;
+    }
+    for (unsigned j = 0; j < ws->width; j++) {
+        const struct haetae_gauss_lane *g = &ws->lanes[j];
+        if (!g->busy || g->row != row || g->blocks == 0) continue;
+        *out = g->blocks < HAETAE_FIRST_BLOCKS ? g->buf[0] : ws->signs[slot][0];
+        return 1;
+    }
+    return 0;
+}
+
 void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
                                   struct haetae_gauss_ws *ws, int32_t y[][HAETAE_N], uint8_t *b) {
     const unsigned rows = ws->rows;
@@ -420,7 +438,9 @@ void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct ha
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
     }
-    /* b is the first byte of the next row's stream */
+    /* b is the first byte of the next row's stream, which the queue has
+     * usually squeezed already (which rows are how far is public) */
+    if (first_byte_of_row(ws, ws->base, b)) return;
     uint8_t tmp[HAETAE_CRHBYTES + 2];
     const uint16_t ni = (uint16_t)(ws->nonce0 + ws->base);
     memcpy(tmp, ws->in, HAETAE_CRHBYTES);
