@@ -130,20 +130,24 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
  * Horner's steps of kpqc_haetae_approx_exp8, r <- ceil(r xi / 2^48) + c with
  * |r| < 2^50 and 0 <= xi < 2^48, carried as a = r + 2^51 >= 0 so that the
  * products are unsigned: ceil(a xi / 2^48) = ceil(r xi / 2^48) + 8 xi, so
- * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^31 (aL
- * below 2^31, so aL xL + 2^48 - 1 fits 64 bits) and xi = xL + xH 2^32,
- * a xi + 2^48 - 1 = u + 2^31 (2 aL xH + aH xL) + 2^63 aH xH with
+ * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^32
+ * (aH < 2^20; vpmuludq reads aL from a itself) and xi = xL + xH 2^31
+ * (xL below 2^31, so aL xL + 2^48 - 1 fits 64 bits),
+ * a xi + 2^48 - 1 = u + 2^31 (aL xH + 2 aH xL) + 2^63 aH xH with
  * u = aL xL + 2^48 - 1, so the ceiling is
- * floor((floor(u / 2^31) + 2 aL xH + aH xL) / 2^17) + aH xH 2^15, the
- * last term one product with xH 2^15 < 2^31 (aH < 2^21).
+ * floor((floor(u / 2^31) + aL xH + 2 aH xL) / 2^17) + aH xH 2^15, the
+ * factors 2 xL and xH 2^15 below 2^32 and computed once per xi.
  */
-static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi_15, __m256i two_xi_hi, __m256i c) {
-    const __m256i a_lo = _mm256_and_si256(a, _mm256_set1_epi64x(0x7fffffff));
-    const __m256i a_hi = _mm256_srli_epi64(a, 31);
-    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a_lo, xi), _mm256_set1_epi64x(MASK48));
+struct exp_factors {
+    __m256i lo, two_lo, hi, hi_15;
+};
+
+static inline __m256i horner_step(__m256i a, const struct exp_factors *x, __m256i c) {
+    const __m256i a_hi = _mm256_srli_epi64(a, 32);
+    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a, x->lo), _mm256_set1_epi64x(MASK48));
     const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31),
-                                       _mm256_add_epi64(_mm256_mul_epu32(a_lo, two_xi_hi), _mm256_mul_epu32(a_hi, xi)));
-    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_mul_epu32(a_hi, xi_hi_15));
+                                       _mm256_add_epi64(_mm256_mul_epu32(a, x->hi), _mm256_mul_epu32(a_hi, x->two_lo)));
+    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_mul_epu32(a_hi, x->hi_15));
     return _mm256_add_epi64(q, c);
 }
 
@@ -151,18 +155,20 @@ static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi_15, __m25
  * groups' chains of dependent multiplications side by side. */
 GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
     const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
-    __m256i xi_hi_15[GROUPS], two_xi_hi[GROUPS], eight_xi[GROUPS];
+    struct exp_factors x[GROUPS];
+    __m256i eight_xi[GROUPS];
     for (size_t g = 0; g < groups; g++) {
-        const __m256i xi_hi = _mm256_srli_epi64(xi[g], 32);
-        xi_hi_15[g] = _mm256_slli_epi64(xi_hi, 15);
-        two_xi_hi[g] = _mm256_add_epi64(xi_hi, xi_hi);
+        x[g].lo = _mm256_and_si256(xi[g], _mm256_set1_epi64x(0x7fffffff));
+        x[g].two_lo = _mm256_add_epi64(x[g].lo, x[g].lo);
+        x[g].hi = _mm256_srli_epi64(xi[g], 31);
+        x[g].hi_15 = _mm256_slli_epi64(x[g].hi, 15);
         eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
         ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0] + (INT64_C(1) << 51));
     }
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
         const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i] + (INT64_C(1) << 51));
         for (size_t g = 0; g < groups; g++)
-            ex[g] = horner_step(ex[g], xi[g], xi_hi_15[g], two_xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
+            ex[g] = horner_step(ex[g], &x[g], _mm256_sub_epi64(coef, eight_xi[g]));
     }
     for (size_t g = 0; g < groups; g++) ex[g] = _mm256_sub_epi64(ex[g], offset);
 }
