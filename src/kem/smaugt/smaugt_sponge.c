@@ -122,15 +122,16 @@ static inline int squeeze_block(const uint64_t s[25][4], unsigned j, lane_job *l
     return l->out_left == 0;
 }
 
-/* The first job not yet started whose prerequisite is done, or n. */
-static unsigned ready_job(const smaugt_sponge_job *jobs, unsigned n, uint32_t started, uint32_t done) {
-    for (unsigned i = 0; i < n; i++)
+/* The first job from `from` on not yet started whose prerequisite is
+ * done, or n. */
+static unsigned ready_job(const smaugt_sponge_job *jobs, unsigned from, unsigned n, uint32_t started, uint32_t done) {
+    for (unsigned i = from; i < n; i++)
         if (!(started >> i & 1) && (jobs[i].after == 0 || (done >> (jobs[i].after - 1) & 1))) return i;
     return n;
 }
 
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
-    uint64_t s[25][4];
+    uint64_t s[25][4], one[25]; /* one: a lane permuted alone */
     const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
     void (*const f1600)(uint64_t s[25]) = kpqc_keccak_select_backend()->f1600;
     /* Four-way on the portable level is four permutations one after the
@@ -139,12 +140,14 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     lane_job lane[4];
     unsigned busy = 0; /* bit j: lane j has a job */
     uint32_t started = 0, done = 0;
+    unsigned first = 0; /* every job before it has started */
     memset(s, 0, sizeof s); /* a lane is cleared alone only when it takes a second job */
     unsigned used = 0;
     for (;;) {
         for (unsigned j = 0; j < 4; j++) { /* idle lanes take the ready jobs, in the list's order */
             if (busy >> j & 1) continue;
-            const unsigned i = ready_job(jobs, n, started, done);
+            while (first < n && (started >> first & 1)) first++;
+            const unsigned i = ready_job(jobs, first, n, started, done);
             if (i == n) break;
             if (used >> j & 1) clear_lane(s, j);
             take_job(&lane[j], &jobs[i]);
@@ -160,11 +163,9 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
         } else {
             for (unsigned j = 0; j < 4; j++) {
                 if (!(busy >> j & 1)) continue;
-                uint64_t one[25];
                 for (unsigned i = 0; i < 25; i++) one[i] = s[i][j];
                 f1600(one);
                 for (unsigned i = 0; i < 25; i++) s[i][j] = one[i];
-                kpqc_wipe(one, sizeof one);
             }
         }
         for (unsigned j = 0; j < 4; j++) {
@@ -174,4 +175,5 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
         }
     }
     kpqc_wipe(s, sizeof s);
+    kpqc_wipe(one, sizeof one);
 }
