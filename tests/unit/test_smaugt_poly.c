@@ -54,6 +54,58 @@ static void fill(unsigned kind, kpqc_rng *rng, unsigned log_mod, uint16_t a[ROWS
  * reused; and chains of jobs each reading the output of an earlier one,
  * as an encapsulation queues them.
  */
+/*
+ * The fixed-weight sampler against the specification's sequential form:
+ * draw i (and its redraws, from word 256 on) by Lemire's
+ * multiply-and-reject, coefficient i non-zero iff its draw is at least the
+ * number of zeros still to place, its sign from bit p of byte 16 h + t
+ * for i = 128 h + 16 p + t (set: +1).  Random seeds, seeds with draws
+ * forced to a rejection (a zero word is rejected wherever 2^16 mod
+ * (256 - i) is not zero) in runs, alone and in blocks of eight, and seeds
+ * whose 308 words run out.
+ */
+static int hwt_reference(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
+    unsigned next = SMAUGT_N, zeros = SMAUGT_N - hs;
+    for (unsigned i = 0; i < SMAUGT_N; i++) {
+        const uint32_t bound = SMAUGT_N - i, threshold = 65536u % bound;
+        uint32_t m = (uint32_t)(buf[2 * i] | buf[2 * i + 1] << 8) * bound;
+        while ((m & 0xFFFF) < threshold) {
+            if (next >= 308) return -1;
+            m = (uint32_t)(buf[2 * next] | buf[2 * next + 1] << 8) * bound;
+            next++;
+        }
+        const int nonzero = (m >> 16) >= zeros;
+        zeros -= !nonzero;
+        const int positive = (buf[2 * 308 + 16 * (i / 128) + i % 16] >> (i / 16 % 8)) & 1;
+        s[i] = (int16_t)(nonzero ? (positive ? 1 : -1) : 0);
+    }
+    return 0;
+}
+
+static void check_hwt(kpqc_rng *rng) {
+    static const unsigned weights[3] = {70, 88, 87};
+    for (unsigned trial = 0; trial < 5 * 256; trial++) {
+        uint8_t buf[SMAUGT_HWT_BYTES], rnd[4];
+        int16_t want[SMAUGT_N], got[SMAUGT_N];
+        kpqc_randombytes(rng, buf, sizeof buf);
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        /* the forced runs start at every position in turn */
+        const unsigned kind = trial % 5, at = trial / 5, len = kind == 1 ? 1 + rnd[1] % 8 : kind == 2 ? 8 : kind == 3 ? 60 : 0;
+        for (unsigned i = at - at % (kind == 2 ? 8 : 1); i < at + len && i < SMAUGT_N; i++) buf[2 * i] = buf[2 * i + 1] = 0;
+        if (kind == 4) memset(buf + 2 * SMAUGT_N, 0, 2 * (308 - SMAUGT_N)); /* redraws rejected too */
+        const unsigned hs = weights[trial % 3];
+        memset(got, 0x55, sizeof got);
+        const int rc_want = hwt_reference(want, buf, hs), rc_got = kpqc_smaugt_hwt(got, buf, hs);
+        CHECK_MSG(rc_want == rc_got, "fixed-weight sampler verdict, trial %u (kind %u)", trial, kind);
+        if (rc_want == 0) {
+            unsigned weight = 0;
+            for (unsigned i = 0; i < SMAUGT_N; i++) weight += want[i] != 0;
+            CHECK(weight == hs);
+            CHECK_MSG(memcmp(want, got, sizeof want) == 0, "fixed-weight sampler, trial %u (kind %u)", trial, kind);
+        }
+    }
+}
+
 #define QJOBS 24
 static void check_sponge_queue(kpqc_rng *rng) {
     static uint8_t in[QJOBS][700], want[QJOBS][600], got[QJOBS][600];
@@ -265,6 +317,7 @@ int main(void) {
         }
     }
     check_sponge_queue(&rng);
+    check_hwt(&rng);
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,
                kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");
