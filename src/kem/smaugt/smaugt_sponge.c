@@ -146,8 +146,11 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     unsigned first = 0; /* every job before it has started */
     memset(s, 0, sizeof s); /* a lane is cleared alone only when it takes a second job */
     unsigned used = 0;
+    uint32_t seen = ~(uint32_t)0; /* done when the idle lanes last looked for work */
     for (;;) {
-        for (unsigned j = 0; j < 4; j++) { /* idle lanes take the ready jobs, in the list's order */
+        /* Idle lanes take the ready jobs, in the list's order; they look
+         * again only once another job is done. */
+        for (unsigned j = 0; j < 4 && seen != done; j++) {
             if (busy >> j & 1) continue;
             while (first < n && (started >> first & 1)) first++;
             const unsigned i = ready_job(jobs, first, n, started, done);
@@ -158,6 +161,7 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             busy |= 1u << j;
             used |= 1u << j;
         }
+        seen = done;
         if (busy == 0) break;
         for (unsigned j = 0; j < 4; j++)
             if ((busy >> j & 1) && lane[j].absorbing) absorb_block(s, j, &lane[j]);
