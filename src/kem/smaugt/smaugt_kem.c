@@ -191,15 +191,22 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
  * i) to rb[i].  Returns the next free index. */
 typedef uint8_t smaugt_r_bytes[SMAUGT_KMAX][4 * SMAUGT_N / 8];
 
+/* r's k hashes, each waiting for job `after` (0: none); returns k. */
+static unsigned r_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned after, const uint8_t seeds[64],
+                       smaugt_r_bytes rb) {
+    for (unsigned i = 0; i < p->k; i++) {
+        jobs[i] = seed_job(seeds, 1, i, 0, rb[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE);
+        jobs[i].after = after;
+    }
+    return p->k;
+}
+
 static unsigned enc_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned n, unsigned hpk_job,
                          const uint8_t *mu_hpk, uint8_t seeds[64], smaugt_r_bytes rb) {
     const unsigned seeds_job = n;
     jobs[n] = sponge_job(mu_hpk, p->msg_bytes + 32, seeds, 64, KPQC_SHAKE256_RATE, 0x1f);
     jobs[n++].after = hpk_job + 1;
-    for (unsigned i = 0; i < p->k; i++) {
-        jobs[n] = seed_job(seeds, 1, i, 0, rb[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE);
-        jobs[n++].after = seeds_job + 1;
-    }
+    n += r_jobs(p, jobs + n, seeds_job + 1, seeds, rb);
     return n;
 }
 
@@ -278,9 +285,22 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     return rc;
 }
 
-/* One queue for all of an encapsulation's hashes, in the order of their
- * urgency: SHA3-256(pk), then the seeds and r waiting for it, then A
- * beside them. */
+/* Whether three lanes expand all of A while the fourth hashes pk: then
+ * one queue for every hash of an encapsulation saves no permutation (the
+ * seeds and r wait for SHA3-256(pk) either way) and only adds its
+ * bookkeeping to the chain's last two permutations, so encaps hashes the
+ * seeds alone and r after that queue.  True for k = 2 and 3 (8 <= 15 and
+ * 27 <= 27 permutations); for k = 4, A's 48 are more than 33 and the
+ * single queue gains one. */
+static int a_beside_hpk(const smaugt_params *p) {
+    const unsigned hpk = (unsigned)(smaugt_pk_bytes(p) / KPQC_SHA3_256_RATE + 1);
+    const unsigned a = (p->log_q * SMAUGT_N / 8 + KPQC_SHAKE128_RATE - 1) / KPQC_SHAKE128_RATE;
+    return p->k * p->k * a <= 3 * hpk;
+}
+
+/* All of an encapsulation's hashes, in the order of their urgency:
+ * SHA3-256(pk), then the seeds and r waiting for it, with A beside them;
+ * one queue, or two and the seeds between where that saves nothing. */
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
@@ -290,9 +310,15 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
     int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
     jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
-    unsigned n = enc_jobs(p, jobs, 1, 0, in, seeds, rb);
-    n += a_jobs(p, jobs + n, &a, pk);
-    kpqc_smaugt_sponges(jobs, n);
+    if (a_beside_hpk(p)) {
+        kpqc_smaugt_sponges(jobs, 1 + a_jobs(p, jobs + 1, &a, pk));
+        kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
+        kpqc_smaugt_sponges(jobs, r_jobs(p, jobs, 0, seeds, rb));
+    } else {
+        unsigned n = enc_jobs(p, jobs, 1, 0, in, seeds, rb);
+        n += a_jobs(p, jobs + n, &a, pk);
+        kpqc_smaugt_sponges(jobs, n);
+    }
     indcpa_enc(p, be, ct, &a, pk, in, (const uint8_t (*)[4 * SMAUGT_N / 8])rb);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
     kpqc_wipe(in, sizeof in);
