@@ -185,13 +185,10 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
     }
 }
 
-/* The hashes of an encryption after that of pk (job hpk_job, writing
- * H(pk) after mu in mu_hpk), queued from job n on: (r-seed || K) =
- * SHAKE256(mu || H(pk)) to seeds, then r's seed bytes SHAKE256(r-seed ||
- * i) to rb[i].  Returns the next free index. */
 typedef uint8_t smaugt_r_bytes[SMAUGT_KMAX][4 * SMAUGT_N / 8];
 
-/* r's k hashes, each waiting for job `after` (0: none); returns k. */
+/* r's k hashes SHAKE256(r-seed || i) to rb[i], each waiting for job
+ * `after` (0: none); returns k. */
 static unsigned r_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned after, const uint8_t seeds[64],
                        smaugt_r_bytes rb) {
     for (unsigned i = 0; i < p->k; i++) {
@@ -201,13 +198,34 @@ static unsigned r_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned
     return p->k;
 }
 
-static unsigned enc_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned n, unsigned hpk_job,
+/* The hashes of an encryption, queued from job n on: (r-seed || K) =
+ * SHAKE256(mu || H(pk)) from mu_hpk to seeds, waiting for job
+ * seeds_after (0: none; the job writing H(pk) after mu), then r's.
+ * Returns the next free index. */
+static unsigned enc_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned n, unsigned seeds_after,
                          const uint8_t *mu_hpk, uint8_t seeds[64], smaugt_r_bytes rb) {
     const unsigned seeds_job = n;
     jobs[n] = sponge_job(mu_hpk, p->msg_bytes + 32, seeds, 64, KPQC_SHAKE256_RATE, 0x1f);
-    jobs[n++].after = hpk_job + 1;
+    jobs[n++].after = seeds_after;
     n += r_jobs(p, jobs + n, seeds_job + 1, seeds, rb);
     return n;
+}
+
+/* Permutations of a SHA3-256 of inlen bytes (the padding's block too). */
+static unsigned sha3_perms(size_t inlen) { return (unsigned)(inlen / KPQC_SHA3_256_RATE + 1); }
+
+/* Whether `lanes` lanes expand all of A while the others hash pk (and
+ * ct), the shortest of those taking `perms` permutations.  Then one queue
+ * for every hash of an operation saves no permutation (the seeds and r
+ * wait for SHA3-256(pk) either way: the chain is as long as before) and
+ * only adds its bookkeeping, so A goes beside those hashes and the rest
+ * follows.  Encapsulation (three lanes beside pk's hash): true for k = 2
+ * and 3 (A's 8 <= 3 x 5 and 27 <= 3 x 9 permutations), not for k = 4
+ * (48 > 3 x 11, where the single queue saves one).  Decapsulation (two
+ * lanes): true for k = 2 only (8 <= 2 x 5). */
+static int a_fits_beside(const smaugt_params *p, unsigned lanes, unsigned perms) {
+    const unsigned a = (p->log_q * SMAUGT_N / 8 + KPQC_SHAKE128_RATE - 1) / KPQC_SHAKE128_RATE;
+    return p->k * p->k * a <= lanes * perms;
 }
 
 /* The ciphertext of mu under pk with r from its seed bytes rb, A expanded
@@ -285,19 +303,6 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     return rc;
 }
 
-/* Whether three lanes expand all of A while the fourth hashes pk: then
- * one queue for every hash of an encapsulation saves no permutation (the
- * seeds and r wait for SHA3-256(pk) either way) and only adds its
- * bookkeeping to the chain's last two permutations, so encaps hashes the
- * seeds alone and r after that queue.  True for k = 2 and 3 (8 <= 15 and
- * 27 <= 27 permutations); for k = 4, A's 48 are more than 33 and the
- * single queue gains one. */
-static int a_beside_hpk(const smaugt_params *p) {
-    const unsigned hpk = (unsigned)(smaugt_pk_bytes(p) / KPQC_SHA3_256_RATE + 1);
-    const unsigned a = (p->log_q * SMAUGT_N / 8 + KPQC_SHAKE128_RATE - 1) / KPQC_SHAKE128_RATE;
-    return p->k * p->k * a <= 3 * hpk;
-}
-
 /* All of an encapsulation's hashes, in the order of their urgency:
  * SHA3-256(pk), then the seeds and r waiting for it, with A beside them;
  * one queue, or two and the seeds between where that saves nothing. */
@@ -310,12 +315,12 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
     int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
     jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
-    if (a_beside_hpk(p)) {
+    if (a_fits_beside(p, 3, sha3_perms(smaugt_pk_bytes(p)))) {
         kpqc_smaugt_sponges(jobs, 1 + a_jobs(p, jobs + 1, &a, pk));
         kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
         kpqc_smaugt_sponges(jobs, r_jobs(p, jobs, 0, seeds, rb));
     } else {
-        unsigned n = enc_jobs(p, jobs, 1, 0, in, seeds, rb);
+        unsigned n = enc_jobs(p, jobs, 1, 1, in, seeds, rb);
         n += a_jobs(p, jobs + n, &a, pk);
         kpqc_smaugt_sponges(jobs, n);
     }
@@ -327,9 +332,10 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
     return KPQC_OK;
 }
 
-/* mu' first (it needs no hash), then one queue: SHA3-256 of pk and of ct,
- * the re-encryption's seeds and r, the rejection key SHAKE256(d ||
- * SHA3-256(ct)), and A. */
+/* mu', SHA3-256 of pk and of ct, the re-encryption's seeds and r, the
+ * rejection key SHAKE256(d || SHA3-256(ct)), and A: one queue after mu',
+ * or (where A fits beside the first two) A with those two, mu', then the
+ * rest. */
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], rin[64], seeds[64], reject[64];
@@ -340,14 +346,25 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     smaugt_a_bytes a;
     smaugt_sponge_job jobs[4 + SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
 
-    indcpa_dec(p, be, in, sk, ct);
     memcpy(rin, d, 32);
     jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
     jobs[1] = sponge_job(ct, ct_len, rin + 32, 32, KPQC_SHA3_256_RATE, 0x06);
-    unsigned n = enc_jobs(p, jobs, 2, 0, in, seeds, rb);
-    jobs[n] = sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f);
-    jobs[n++].after = 2;
-    n += a_jobs(p, jobs + n, &a, pk);
+    const smaugt_sponge_job reject_job = sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f);
+    const unsigned hash_perms = sha3_perms(smaugt_pk_bytes(p)) < sha3_perms(ct_len) ? sha3_perms(smaugt_pk_bytes(p))
+                                                                                   : sha3_perms(ct_len);
+    unsigned n;
+    if (a_fits_beside(p, 2, hash_perms)) { /* mu' while the last permutations end */
+        kpqc_smaugt_sponges(jobs, 2 + a_jobs(p, jobs + 2, &a, pk));
+        indcpa_dec(p, be, in, sk, ct);
+        n = enc_jobs(p, jobs, 0, 0, in, seeds, rb);
+        jobs[n++] = reject_job;
+    } else { /* mu' first: the single queue needs it */
+        indcpa_dec(p, be, in, sk, ct);
+        n = enc_jobs(p, jobs, 2, 1, in, seeds, rb);
+        jobs[n] = reject_job;
+        jobs[n++].after = 2;
+        n += a_jobs(p, jobs + n, &a, pk);
+    }
     kpqc_smaugt_sponges(jobs, n);
     indcpa_enc(p, be, ct2, &a, pk, in, (const uint8_t (*)[4 * SMAUGT_N / 8])rb);
     uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
