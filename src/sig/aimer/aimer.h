@@ -14,9 +14,10 @@
  *
  * What the family's pieces share: sizes, the field helpers, the parties'
  * tapes and check inputs, the parameter sets.  The pieces, one job each,
- * are compiled as one unit by aimer.c: aimer_aim3.c.inc (AIM3),
- * aimer_keys.c.inc (key pairs), aimer_hash.c.inc (batched SHAKE, message
- * hash), aimer_tree.c.inc (seed trees), aimer_commit.c.inc (commitments
+ * are compiled as one unit by aimer.c: aimer_hash.c.inc (batched SHAKE,
+ * the sponge riding in their spare lane, message hash), aimer_aim3.c.inc
+ * (AIM3), aimer_keys.c.inc (key pairs), aimer_tree.c.inc (seed trees),
+ * aimer_commit.c.inc (commitments
  * and tapes), aimer_mpc.c.inc (the parties' computation and the
  * multiplication check), aimer_sign.c.inc, aimer_verify.c.inc.
  */
