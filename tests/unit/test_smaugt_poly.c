@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "internal.h"
+#include "common/keccak.h"
 #include "kem/smaugt/smaugt.h"
 
 static void schoolbook(uint16_t r[SMAUGT_N], const uint16_t a[SMAUGT_N], const int16_t s[SMAUGT_N]) {
@@ -42,6 +43,122 @@ static void fill(unsigned kind, kpqc_rng *rng, unsigned log_mod, uint16_t a[ROWS
     for (unsigned i = 0; i < ROWS_MAX; i++) {
         kpqc_randombytes(rng, rnd, sizeof rnd);
         for (unsigned c = 0; c < SMAUGT_N; c++) start[i][c] = (uint16_t)(rnd[2 * c] | rnd[2 * c + 1] << 8);
+    }
+}
+
+/*
+ * The sponge queue against one single-state sponge per job, on every
+ * level: SHAKE128, SHAKE256 and SHA3-256 of inputs from empty to several
+ * blocks (ending on and around block boundaries), with and without tag
+ * bytes, outputs from 1 byte to several blocks, up to 24 jobs so lanes are
+ * reused; and chains of jobs each reading the output of an earlier one,
+ * as an encapsulation queues them.
+ */
+/*
+ * The fixed-weight sampler against the specification's sequential form:
+ * draw i (and its redraws, from word 256 on) by Lemire's
+ * multiply-and-reject, coefficient i non-zero iff its draw is at least the
+ * number of zeros still to place, its sign from bit p of byte 16 h + t
+ * for i = 128 h + 16 p + t (set: +1).  Random seeds, seeds with draws
+ * forced to a rejection (a zero word is rejected wherever 2^16 mod
+ * (256 - i) is not zero) in runs, alone and in blocks of eight, and seeds
+ * whose 308 words run out.
+ */
+static int hwt_reference(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
+    unsigned next = SMAUGT_N, zeros = SMAUGT_N - hs;
+    for (unsigned i = 0; i < SMAUGT_N; i++) {
+        const uint32_t bound = SMAUGT_N - i, threshold = 65536u % bound;
+        uint32_t m = (uint32_t)(buf[2 * i] | buf[2 * i + 1] << 8) * bound;
+        while ((m & 0xFFFF) < threshold) {
+            if (next >= 308) return -1;
+            m = (uint32_t)(buf[2 * next] | buf[2 * next + 1] << 8) * bound;
+            next++;
+        }
+        const int nonzero = (m >> 16) >= zeros;
+        zeros -= !nonzero;
+        const int positive = (buf[2 * 308 + 16 * (i / 128) + i % 16] >> (i / 16 % 8)) & 1;
+        s[i] = (int16_t)(nonzero ? (positive ? 1 : -1) : 0);
+    }
+    return 0;
+}
+
+static void check_hwt(kpqc_rng *rng) {
+    static const unsigned weights[3] = {70, 88, 87};
+    for (unsigned trial = 0; trial < 5 * 256; trial++) {
+        uint8_t buf[SMAUGT_HWT_BYTES], rnd[4];
+        int16_t want[SMAUGT_N], got[SMAUGT_N];
+        kpqc_randombytes(rng, buf, sizeof buf);
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        /* the forced runs start at every position in turn */
+        const unsigned kind = trial % 5, at = trial / 5, len = kind == 1 ? 1 + rnd[1] % 8 : kind == 2 ? 8 : kind == 3 ? 60 : 0;
+        for (unsigned i = at - at % (kind == 2 ? 8 : 1); i < at + len && i < SMAUGT_N; i++) buf[2 * i] = buf[2 * i + 1] = 0;
+        if (kind == 4) memset(buf + 2 * SMAUGT_N, 0, 2 * (308 - SMAUGT_N)); /* redraws rejected too */
+        const unsigned hs = weights[trial % 3];
+        memset(got, 0x55, sizeof got);
+        const int rc_want = hwt_reference(want, buf, hs), rc_got = kpqc_smaugt_hwt(got, buf, hs);
+        CHECK_MSG(rc_want == rc_got, "fixed-weight sampler verdict, trial %u (kind %u)", trial, kind);
+        if (rc_want == 0) {
+            unsigned weight = 0;
+            for (unsigned i = 0; i < SMAUGT_N; i++) weight += want[i] != 0;
+            CHECK(weight == hs);
+            CHECK_MSG(memcmp(want, got, sizeof want) == 0, "fixed-weight sampler, trial %u (kind %u)", trial, kind);
+        }
+    }
+}
+
+#define QJOBS 24
+static void check_sponge_queue(kpqc_rng *rng) {
+    static uint8_t in[QJOBS][700], want[QJOBS][600], got[QJOBS][600];
+    static const unsigned rates[3] = {KPQC_SHAKE128_RATE, KPQC_SHAKE256_RATE, KPQC_SHA3_256_RATE};
+    static const kpqc_impl levels[3] = {KPQC_IMPL_PORTABLE, KPQC_IMPL_AVX2, KPQC_IMPL_AVX512};
+    for (unsigned trial = 0; trial < 40; trial++) {
+        smaugt_sponge_job jobs[QJOBS];
+        uint8_t rnd[4 * QJOBS];
+        const unsigned n = 1 + trial % QJOBS;
+        kpqc_randombytes(rng, rnd, sizeof rnd);
+        kpqc_randombytes(rng, &in[0][0], sizeof in);
+        for (unsigned i = 0; i < n; i++) {
+            const unsigned kind = rnd[4 * i] % 3, rate = rates[kind];
+            /* lengths near 0, 1, 2 and 4 blocks */
+            const size_t base = (size_t)(rnd[4 * i + 1] % 5 == 4 ? 4 : rnd[4 * i + 1] % 3) * rate,
+                         inlen = base == 0 ? rnd[4 * i + 2] % 9 : base + rnd[4 * i + 2] % 9 - 4;
+            const unsigned taglen = inlen % rate + 2 < rate ? rnd[4 * i + 3] % 3 : 0;
+            const size_t outlen = kind == 2 ? 32 : 1 + (size_t)rnd[4 * i + 3] * 598 / 255; /* a byte to spare */
+            jobs[i] = (smaugt_sponge_job){in[i], inlen, {rnd[4 * i + 2], rnd[4 * i]}, taglen, got[i], outlen, rate,
+                                          kind == 2 ? 0x06 : 0x1f, 0};
+            /* every third job (from trial 10 on) reads the first bytes of
+             * an earlier job's output, or the bytes after its own input's
+             * start, as a chained hash */
+            if (trial >= 10 && i > 0 && i % 3 == 0) {
+                const unsigned from = rnd[4 * i + 1] % i;
+                jobs[i].in = got[from];
+                jobs[i].inlen = jobs[from].outlen < 40 ? jobs[from].outlen : 40;
+                jobs[i].taglen = 1;
+                jobs[i].after = from + 1;
+            }
+        }
+        for (unsigned i = 0; i < n; i++) { /* the reference, in the list's order (chains point backwards) */
+            kpqc_keccak k;
+            uint8_t buf[750];
+            const uint8_t *src = jobs[i].after ? want[jobs[i].after - 1] : jobs[i].in;
+            memcpy(buf, src, jobs[i].inlen);
+            memcpy(buf + jobs[i].inlen, jobs[i].tag, jobs[i].taglen);
+            kpqc_keccak_init(&k, jobs[i].rate, jobs[i].dsep);
+            kpqc_keccak_absorb(&k, buf, jobs[i].inlen + jobs[i].taglen);
+            kpqc_keccak_squeeze(&k, want[i], jobs[i].outlen);
+        }
+        for (unsigned l = 0; l < 3; l++) {
+            if (kpqc_set_impl(levels[l]) != KPQC_OK) continue;
+            memset(got, 0xA5, sizeof got);
+            kpqc_smaugt_sponges(jobs, n);
+            for (unsigned i = 0; i < n; i++) {
+                CHECK_MSG(memcmp(want[i], got[i], jobs[i].outlen) == 0, "%s sponge queue, trial %u, job %u of %u",
+                          kpqc_impl_name(), trial, i, n);
+                CHECK_MSG(got[i][jobs[i].outlen] == 0xA5, "%s sponge queue wrote past job %u's output",
+                          kpqc_impl_name(), i);
+            }
+        }
+        kpqc_set_impl(KPQC_IMPL_AUTO);
     }
 }
 
@@ -199,6 +316,8 @@ int main(void) {
             CHECK_MSG(memcmp(&want_e, &got_e, sizeof want_e) == 0, "%s Gaussian, trial %u", backends[b]->name, trial);
         }
     }
+    check_sponge_queue(&rng);
+    check_hwt(&rng);
     for (size_t b = 0; b < nb; b++)
         printf("%s kernels %s\n", backends[b]->name,
                kpqc_backend_usable(backends[b]) ? "checked" : "not available on this CPU");

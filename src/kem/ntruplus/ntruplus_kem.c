@@ -209,13 +209,12 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     memcpy(ss, hout, NTRUPLUS_SSBYTES);
     kpqc_ct_cmov(ss, zero, NTRUPLUS_SSBYTES, (uint8_t)bad);
     /* Only what this parameter set wrote holds secrets; c is the
-     * ciphertext's. */
+     * ciphertext's and 1/h a function of the public key. */
     kpqc_wipe(msg, sizeof msg);
     kpqc_wipe(rbytes, pb);
     kpqc_wipe(pad, n / 4);
     kpqc_wipe(hout, sizeof hout);
     kpqc_wipe(f, n * sizeof f[0]);
-    kpqc_wipe(hinv, n * sizeof hinv[0]);
     kpqc_wipe(m, n * sizeof m[0]);
     kpqc_wipe(t, n * sizeof t[0]);
     KPQC_CT_DECLASSIFY(&bad, sizeof bad); /* the specification's verdict */

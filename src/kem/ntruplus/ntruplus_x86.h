@@ -580,30 +580,100 @@ static void invntt_mod3_ntt_v256(const kpqc_ntruplus_params *p, int16_t *m, int1
 /* ---------------------------------------------------------------- products */
 /*
  * 16 rings Z_q[X]/(X^d - z_i) at once, coefficient j of all of them in
- * x[j]: r = x y.  y times z is formed once for the wrapped terms; each
- * output is a sum of d Montgomery products (|sum| < 4q), whose factor R^-1
- * a last product with R^2 removes.
+ * x[j]: r = x y, with y times z formed once for the wrapped terms.  Each
+ * output coefficient is a sum of d products, reduced by Montgomery's
+ * method; the factor R^-1 this leaves a last product with R^2 removes.
+ *
+ * d = 3: each product reduced on its own (|sum| < 3q).
  */
-static inline void mul16(v16 *r, const v16 *x, const v16 *y, v16 z, unsigned d) {
+static inline void mul16_d3(v16 *r, const v16 *x, const v16 *y, v16 z) {
     const v16 zq = _mm256_mullo_epi16(z, vset1((int16_t)NTRUPLUS_QINV));
     const v16 rsq = vset1(NTRUPLUS_RSQ);
-    v16 yz[4], yq[4], yzq[4];
-    for (unsigned j = 0; j < d; j++) {
+    v16 yz[3], yq[3], yzq[3];
+    for (unsigned j = 0; j < 3; j++) {
         yq[j] = _mm256_mullo_epi16(y[j], vset1((int16_t)NTRUPLUS_QINV));
         if (j) {
             yz[j] = vmul(y[j], z, zq);
             yzq[j] = _mm256_mullo_epi16(yz[j], vset1((int16_t)NTRUPLUS_QINV));
         }
     }
-    for (unsigned k = 0; k < d; k++) {
+    for (unsigned k = 0; k < 3; k++) {
         v16 acc = _mm256_setzero_si256();
-        for (unsigned i = 0; i < d; i++) {
-            /* x_i times y_(k-i), wrapping through X^d = z */
-            unsigned j = (k + d - i) % d;
+        for (unsigned i = 0; i < 3; i++) {
+            /* x_i times y_(k-i), wrapping through X^3 = z */
+            unsigned j = (k + 3 - i) % 3;
             acc = _mm256_add_epi16(acc, i <= k ? vmul(x[i], y[j], yq[j]) : vmul(x[i], yz[j], yzq[j]));
         }
         r[k] = vmulz(acc, rsq);
     }
+}
+
+/* The Montgomery reduction of 32-bit sums t to words: (t - m q) / 2^16
+ * with m = t q^-1 mod 2^16, exact since t = m q mod 2^16: the words of
+ * lo, then of hi, in each 128-bit lane. */
+static inline v16 mont32(v16 lo, v16 hi) {
+    const v16 low = _mm256_set1_epi32(0xFFFF);
+    const v16 t0 = _mm256_packus_epi32(_mm256_and_si256(lo, low), _mm256_and_si256(hi, low));
+    const v16 t1 = _mm256_packs_epi32(_mm256_srai_epi32(lo, 16), _mm256_srai_epi32(hi, 16));
+    const v16 m = _mm256_mullo_epi16(t0, vset1((int16_t)NTRUPLUS_QINV));
+    return _mm256_sub_epi16(t1, _mm256_mulhi_epi16(m, vset1(Q)));
+}
+
+/* Words a0 b1 a2 b3 ...: the low word of each dword from a, the high one from b. */
+static inline v16 lo_hi(v16 a, v16 b) { return _mm256_blend_epi16(a, b, 0xAA); }
+/* The two words of each dword swapped. */
+static inline v16 swap_words(v16 a) {
+    return _mm256_shuffle_epi8(a, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+                                                   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+}
+/* In each 128-bit lane, dwords 0 and 2 (odd: 1 and 3) of a, then of b. */
+static inline v16 even_dwords(v16 a, v16 b) {
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88));
+}
+static inline v16 odd_dwords(v16 a, v16 b) {
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0xDD));
+}
+
+/*
+ * d = 4, on 64 coefficients in their natural order (v, w and o four
+ * vectors each), without a transposition.  A ring's coefficients 0, 1 are
+ * one dword and 2, 3 the next, so the even dwords pair x_0 with x_1 and
+ * the odd ones x_2 with x_3 (rings 0, 1, 4, 5 | 2, 3, 6, 7 from v0, v1;
+ * 8, 9, 12, 13 | 10, 11, 14, 15 from v2, v3).  Output k's sum is taken
+ * exactly in 32 bits by two word-pair multiply-adds,
+ *   (x_0, x_1).(y_k, y_(k-1)) + (x_2, x_3).(y_(k-2), y_(k-3)),
+ * y_(-j) = y_(4-j) z, and reduced once: two multiplications a product
+ * instead of three with a reduction each.  |x| < 2q and |y| < q keep the
+ * sums below 8 q^2 < 2^27.  The pairs are word blends and swaps of the
+ * dwords (y_0, y_1), (y_2, y_3) and their multiples of z.  The
+ * reduction's packs leave rings 0, 1, 4, 5, 8, 9, 12, 13 | 2, 3, 6, 7,
+ * 10, 11, 14, 15, the twiddle table's lane order; word and dword
+ * interleaves restore the natural one.
+ */
+static inline void mul_natural4(v16 o[4], const v16 v[4], const v16 w[4], v16 z) {
+    const v16 rsq = vset1(NTRUPLUS_RSQ);
+    v16 s[4][2]; /* output k's 32-bit sums: rings of v0, v1, then of v2, v3 */
+    for (unsigned h = 0; h < 2; h++) {
+        const v16 xe = even_dwords(v[2 * h], v[2 * h + 1]), xo = odd_dwords(v[2 * h], v[2 * h + 1]);
+        const v16 y01 = even_dwords(w[2 * h], w[2 * h + 1]), y23 = odd_dwords(w[2 * h], w[2 * h + 1]);
+        const v16 zz = h ? _mm256_unpackhi_epi16(z, z) : _mm256_unpacklo_epi16(z, z);
+        const v16 zzq = _mm256_mullo_epi16(zz, vset1((int16_t)NTRUPLUS_QINV));
+        const v16 y01z = vmul(y01, zz, zzq), y23z = vmul(y23, zz, zzq);
+        const v16 y0_y3z = lo_hi(y01, y23z), y2z_y1z = lo_hi(y23z, y01z), y1_y0 = swap_words(y01);
+        const v16 y3z_y2z = swap_words(y23z), y2_y1 = lo_hi(y23, y01), y3_y2 = swap_words(y23);
+        s[0][h] = _mm256_add_epi32(_mm256_madd_epi16(xe, y0_y3z), _mm256_madd_epi16(xo, y2z_y1z));
+        s[1][h] = _mm256_add_epi32(_mm256_madd_epi16(xe, y1_y0), _mm256_madd_epi16(xo, y3z_y2z));
+        s[2][h] = _mm256_add_epi32(_mm256_madd_epi16(xe, y2_y1), _mm256_madd_epi16(xo, y0_y3z));
+        s[3][h] = _mm256_add_epi32(_mm256_madd_epi16(xe, y3_y2), _mm256_madd_epi16(xo, y1_y0));
+    }
+    v16 r[4];
+    for (unsigned k = 0; k < 4; k++) r[k] = vmulz(mont32(s[k][0], s[k][1]), rsq);
+    const v16 a = _mm256_unpacklo_epi16(r[0], r[1]), b = _mm256_unpackhi_epi16(r[0], r[1]);
+    const v16 c = _mm256_unpacklo_epi16(r[2], r[3]), d = _mm256_unpackhi_epi16(r[2], r[3]);
+    o[0] = _mm256_unpacklo_epi32(a, c);
+    o[1] = _mm256_unpackhi_epi32(a, c);
+    o[2] = _mm256_unpacklo_epi32(b, d);
+    o[3] = _mm256_unpackhi_epi32(b, d);
 }
 
 /* d = 4: 64 coefficients (four vectors) <-> coefficient-major, lane order
@@ -672,12 +742,25 @@ static inline __attribute__((always_inline)) void basemul_core(const kpqc_ntrupl
     const int16_t *bz = base_table(p->n);
     for (unsigned i = 0; i < p->n; i += 16 * d, bz += 16) {
         v16 x[4], y[4], o[4];
+        if (d == 4) { /* natural order throughout */
+            for (unsigned j = 0; j < 4; j++) {
+                x[j] = vload(a + i + 16 * j);
+                if (s) x[j] = vsub(x[j], vload(s + i + 16 * j));
+                y[j] = vload(b + i + 16 * j);
+            }
+            mul_natural4(o, x, y, vload(bz));
+            for (unsigned j = 0; j < 4; j++) {
+                if (c) o[j] = vbarrett(_mm256_add_epi16(o[j], vload(c + i + 16 * j)));
+                vstore(r + i + 16 * j, o[j]);
+            }
+            continue;
+        }
         if (s)
             load_rings_diff(x, a + i, s + i, d);
         else
             load_rings(x, a + i, d);
         load_rings(y, b + i, d);
-        mul16(o, x, y, vload(bz), d);
+        mul16_d3(o, x, y, vload(bz));
         if (c) {
             load_rings(x, c + i, d);
             for (unsigned j = 0; j < d; j++) o[j] = vbarrett(_mm256_add_epi16(o[j], x[j]));

@@ -95,16 +95,24 @@ void kpqc_smaugt_pack_round(uint8_t *out, const uint16_t v[SMAUGT_N], unsigned b
 void kpqc_smaugt_pack_secret(uint8_t out[SMAUGT_SKPOLY_BYTES], const int16_t s[SMAUGT_N]);
 void kpqc_smaugt_unpack_secret(int16_t s[SMAUGT_N], const uint8_t in[SMAUGT_SKPOLY_BYTES]);
 
-/* Independent Keccak sponges run side by side on the four-way permutation
- * (smaugt_sponge.c): SHAKE (dsep 0x1f) or SHA3 (0x06) of `in` at `rate`
- * bytes per block, outlen bytes to `out`. */
+/* Keccak sponges run side by side on the four-way permutation
+ * (smaugt_sponge.c): SHAKE (dsep 0x1f) or SHA3 (0x06) of `in` followed by
+ * the taglen <= 2 bytes of `tag` (the indices the scheme appends to a
+ * seed; they must fit in the input's last block) at `rate` bytes per
+ * block, outlen bytes to `out`.  A job with after = i + 1 starts only
+ * once job i (an earlier one: i < its own index) is done, so its input
+ * may be that job's output; after = 0: no wait.  Ready jobs start in the
+ * list's order.  At most 32 jobs. */
 typedef struct smaugt_sponge_job {
     const uint8_t *in;
     size_t inlen;
+    uint8_t tag[2];
+    unsigned taglen;
     uint8_t *out;
     size_t outlen;
     unsigned rate;
     uint8_t dsep;
+    unsigned after;
 } smaugt_sponge_job;
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n);
 

@@ -24,34 +24,29 @@ const smaugt_params kpqc_timer_params = {2, 10, 8, 3, 70, SMAUGT_SPARSE_CBD3, 16
 
 static smaugt_sponge_job sponge_job(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen, unsigned rate,
                                      uint8_t dsep) {
-    smaugt_sponge_job j = {in, inlen, out, outlen, rate, dsep};
+    smaugt_sponge_job j = {in, inlen, {0, 0}, 0, out, outlen, rate, dsep, 0};
     return j;
 }
 
-/* Inputs seed || tag of the hashes derived from one seed. */
-typedef uint8_t smaugt_tagged_seed[SMAUGT_SEED_BYTES + 2];
-
-static void tag_seed(smaugt_tagged_seed in, const uint8_t seed[SMAUGT_SEED_BYTES], uint8_t t0, uint8_t t1) {
-    memcpy(in, seed, SMAUGT_SEED_BYTES);
-    in[SMAUGT_SEED_BYTES] = t0;
-    in[SMAUGT_SEED_BYTES + 1] = t1;
+/* SHAKE of seed || the taglen index bytes t0, t1: the hashes derived from
+ * one seed. */
+static smaugt_sponge_job seed_job(const uint8_t seed[SMAUGT_SEED_BYTES], unsigned taglen, unsigned t0, unsigned t1,
+                                  uint8_t *out, size_t outlen, unsigned rate) {
+    smaugt_sponge_job j = {seed, SMAUGT_SEED_BYTES, {(uint8_t)t0, (uint8_t)t1}, taglen, out, outlen, rate, 0x1f, 0};
+    return j;
 }
 
 /* A's bytes: entry (i, j) is SHAKE128(A-seed || i || j), log_q bits per
  * coefficient; a_jobs queues the k^2 hashes.  The product kernels read
  * the packed entries as they are, like b in pk and c1 in ct. */
 typedef struct {
-    smaugt_tagged_seed in[SMAUGT_KMAX * SMAUGT_KMAX];
     uint8_t out[SMAUGT_KMAX * SMAUGT_KMAX][SMAUGT_LOG_Q_MAX * SMAUGT_N / 8];
 } smaugt_a_bytes;
 
 static unsigned a_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, smaugt_a_bytes *ab,
                        const uint8_t seed[SMAUGT_SEED_BYTES]) {
-    for (unsigned e = 0; e < p->k * p->k; e++) {
-        tag_seed(ab->in[e], seed, (uint8_t)(e / p->k), (uint8_t)(e % p->k));
-        jobs[e] = sponge_job(ab->in[e], SMAUGT_SEED_BYTES + 2, ab->out[e], p->log_q * SMAUGT_N / 8,
-                             KPQC_SHAKE128_RATE, 0x1f);
-    }
+    for (unsigned e = 0; e < p->k * p->k; e++)
+        jobs[e] = seed_job(seed, 2, e / p->k, e % p->k, ab->out[e], p->log_q * SMAUGT_N / 8, KPQC_SHAKE128_RATE);
     return p->k * p->k;
 }
 
@@ -65,19 +60,14 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     /* Every hash of the key at once: the secret's SHAKE256(seed || ik ||
      * 0) per row (the longest first), the error's SHAKE256(seed || ki),
      * and A. */
-    smaugt_tagged_seed hwt_in[SMAUGT_KMAX], e_in[SMAUGT_KMAX];
     uint8_t hwt_buf[SMAUGT_KMAX][SMAUGT_HWT_BYTES], e_buf[SMAUGT_KMAX][SMAUGT_GAUSS_BYTES];
     smaugt_sponge_job jobs[2 * SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
     smaugt_a_bytes ab;
     unsigned n = 0;
-    for (unsigned i = 0; i < p->k; i++) {
-        tag_seed(hwt_in[i], ext, (uint8_t)(i * p->k), 0);
-        jobs[n++] = sponge_job(hwt_in[i], SMAUGT_SEED_BYTES + 2, hwt_buf[i], SMAUGT_HWT_BYTES, KPQC_SHAKE256_RATE, 0x1f);
-    }
-    for (unsigned i = 0; i < p->k; i++) {
-        tag_seed(e_in[i], ext, (uint8_t)(p->k * i), 0);
-        jobs[n++] = sponge_job(e_in[i], SMAUGT_SEED_BYTES + 1, e_buf[i], SMAUGT_GAUSS_BYTES, KPQC_SHAKE256_RATE, 0x1f);
-    }
+    for (unsigned i = 0; i < p->k; i++)
+        jobs[n++] = seed_job(ext, 2, i * p->k, 0, hwt_buf[i], SMAUGT_HWT_BYTES, KPQC_SHAKE256_RATE);
+    for (unsigned i = 0; i < p->k; i++)
+        jobs[n++] = seed_job(ext, 1, p->k * i, 0, e_buf[i], SMAUGT_GAUSS_BYTES, KPQC_SHAKE256_RATE);
     n += a_jobs(p, jobs + n, &ab, ext + SMAUGT_SEED_BYTES);
     kpqc_smaugt_sponges(jobs, n);
 
@@ -102,8 +92,6 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
         }
     }
     kpqc_wipe(hwt_buf, sizeof hwt_buf);
-    kpqc_wipe(hwt_in, sizeof hwt_in);
-    kpqc_wipe(e_in, sizeof e_in);
     if (rc != 0) {
         kpqc_wipe(ext, sizeof ext);
         kpqc_wipe(hs_seed, sizeof hs_seed);
@@ -192,23 +180,30 @@ static void encode(const smaugt_params *p, uint16_t c2[SMAUGT_N], const uint8_t 
     }
 }
 
-/* The ciphertext of mu under pk, whose A the caller expanded (it hashes A
- * together with other things). */
-static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_a_bytes *a,
-                       const uint8_t *pk, const uint8_t *mu, const uint8_t r_seed[SMAUGT_SEED_BYTES]) {
-    int16_t r[SMAUGT_KMAX][SMAUGT_N];
-    uint8_t buf[SMAUGT_KMAX][4 * SMAUGT_N / 8];
+/* The hashes of an encryption after that of pk (job hpk_job, writing
+ * H(pk) after mu in mu_hpk), queued from job n on: (r-seed || K) =
+ * SHAKE256(mu || H(pk)) to seeds, then r's seed bytes SHAKE256(r-seed ||
+ * i) to rb[i].  Returns the next free index. */
+typedef uint8_t smaugt_r_bytes[SMAUGT_KMAX][4 * SMAUGT_N / 8];
 
-    /* r[i] from SHAKE256(r-seed || i), the k of them side by side */
-    smaugt_tagged_seed in[SMAUGT_KMAX];
-    smaugt_sponge_job jobs[SMAUGT_KMAX];
+static unsigned enc_jobs(const smaugt_params *p, smaugt_sponge_job *jobs, unsigned n, unsigned hpk_job,
+                         const uint8_t *mu_hpk, uint8_t seeds[64], smaugt_r_bytes rb) {
+    const unsigned seeds_job = n;
+    jobs[n] = sponge_job(mu_hpk, p->msg_bytes + 32, seeds, 64, KPQC_SHAKE256_RATE, 0x1f);
+    jobs[n++].after = hpk_job + 1;
     for (unsigned i = 0; i < p->k; i++) {
-        tag_seed(in[i], r_seed, (uint8_t)i, 0);
-        jobs[i] = sponge_job(in[i], SMAUGT_SEED_BYTES + 1, buf[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE, 0x1f);
+        jobs[n] = seed_job(seeds, 1, i, 0, rb[i], smaugt_cbd_seed_bytes(p), KPQC_SHAKE256_RATE);
+        jobs[n++].after = seeds_job + 1;
     }
-    kpqc_smaugt_sponges(jobs, p->k);
-    kpqc_wipe(in, sizeof in);
-    for (unsigned i = 0; i < p->k; i++) be->cbd(r[i], buf[i], p->cbd);
+    return n;
+}
+
+/* The ciphertext of mu under pk with r from its seed bytes rb, A expanded
+ * by the caller (both hashed together with other things). */
+static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_a_bytes *a,
+                       const uint8_t *pk, const uint8_t *mu, const uint8_t (*rb)[4 * SMAUGT_N / 8]) {
+    int16_t r[SMAUGT_KMAX][SMAUGT_N];
+    for (unsigned i = 0; i < p->k; i++) be->cbd(r[i], rb[i], p->cbd);
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
@@ -226,7 +221,6 @@ static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     for (unsigned i = 0; i <= p->k; i++) be->pack_round(ct + i * p->log_p * SMAUGT_N / 8, u[i], i < p->k ? p->log_p : p->log_p2);
 
     kpqc_wipe(r, sizeof r);
-    kpqc_wipe(buf, sizeof buf);
     kpqc_wipe(u, sizeof u);
 }
 
@@ -279,51 +273,52 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
     return rc;
 }
 
-/* The hashes of pk (and of ct, for decapsulation) with A's, in one queue. */
-static void hash_with_a(const smaugt_params *p, smaugt_a_bytes *ab, const uint8_t *pk, uint8_t hpk[32],
-                        const uint8_t *ct, uint8_t hct[32]) {
-    smaugt_sponge_job jobs[2 + SMAUGT_KMAX * SMAUGT_KMAX];
-    unsigned n = 0;
-    jobs[n++] = sponge_job(pk, smaugt_pk_bytes(p), hpk, 32, KPQC_SHA3_256_RATE, 0x06);
-    if (ct != NULL) jobs[n++] = sponge_job(ct, smaugt_ct_bytes(p), hct, 32, KPQC_SHA3_256_RATE, 0x06);
-    n += a_jobs(p, jobs + n, ab, pk);
-    kpqc_smaugt_sponges(jobs, n);
-}
-
+/* One queue for all of an encapsulation's hashes, in the order of their
+ * urgency: SHA3-256(pk), then the seeds and r waiting for it, then A
+ * beside them. */
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
+    smaugt_r_bytes rb;
     smaugt_a_bytes a;
+    smaugt_sponge_job jobs[2 + SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
     int rc = kpqc_randombytes(rng, in, p->msg_bytes);
     if (rc != KPQC_OK) return rc;
-    /* (r-seed || K) = SHAKE256(mu || SHA3-256(pk)) */
-    hash_with_a(p, &a, pk, in + p->msg_bytes, NULL, NULL);
-    kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
-    indcpa_enc(p, be, ct, &a, pk, in, seeds);
+    jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
+    unsigned n = enc_jobs(p, jobs, 1, 0, in, seeds, rb);
+    n += a_jobs(p, jobs + n, &a, pk);
+    kpqc_smaugt_sponges(jobs, n);
+    indcpa_enc(p, be, ct, &a, pk, in, (const uint8_t (*)[4 * SMAUGT_N / 8])rb);
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
     kpqc_wipe(in, sizeof in);
     kpqc_wipe(seeds, sizeof seeds);
+    kpqc_wipe(rb, sizeof rb);
     return KPQC_OK;
 }
 
+/* mu' first (it needs no hash), then one queue: SHA3-256 of pk and of ct,
+ * the re-encryption's seeds and r, the rejection key SHAKE256(d ||
+ * SHA3-256(ct)), and A. */
 static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], rin[64], seeds[64], reject[64];
     uint8_t ct2[SMAUGT_CT_MAX_BYTES];
     const uint8_t *d = sk + smaugt_sk_pke_bytes(p), *pk = d + 32;
     size_t ct_len = smaugt_ct_bytes(p);
+    smaugt_r_bytes rb;
     smaugt_a_bytes a;
+    smaugt_sponge_job jobs[4 + SMAUGT_KMAX + SMAUGT_KMAX * SMAUGT_KMAX];
 
-    /* SHA3-256(pk) and SHA3-256(ct) while A is expanded; then mu', and
-     * side by side (r-seed || K) = SHAKE256(mu' || SHA3-256(pk)) and the
-     * rejection key SHAKE256(d || SHA3-256(ct)). */
-    hash_with_a(p, &a, pk, in + p->msg_bytes, ct, rin + 32);
-    memcpy(rin, d, 32);
     indcpa_dec(p, be, in, sk, ct);
-    smaugt_sponge_job jobs[2] = {sponge_job(in, p->msg_bytes + 32, seeds, sizeof seeds, KPQC_SHAKE256_RATE, 0x1f),
-                                 sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f)};
-    kpqc_smaugt_sponges(jobs, 2);
-    indcpa_enc(p, be, ct2, &a, pk, in, seeds);
+    memcpy(rin, d, 32);
+    jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
+    jobs[1] = sponge_job(ct, ct_len, rin + 32, 32, KPQC_SHA3_256_RATE, 0x06);
+    unsigned n = enc_jobs(p, jobs, 2, 0, in, seeds, rb);
+    jobs[n] = sponge_job(rin, sizeof rin, reject, sizeof reject, KPQC_SHAKE256_RATE, 0x1f);
+    jobs[n++].after = 2;
+    n += a_jobs(p, jobs + n, &a, pk);
+    kpqc_smaugt_sponges(jobs, n);
+    indcpa_enc(p, be, ct2, &a, pk, in, (const uint8_t (*)[4 * SMAUGT_N / 8])rb);
     uint8_t fail = (uint8_t)kpqc_ct_memneq(ct, ct2, ct_len);
 
     memcpy(ss, seeds + 32, SMAUGT_SS_BYTES);
@@ -332,6 +327,7 @@ static int decaps(const smaugt_params *p, uint8_t *ss, const uint8_t *ct, const 
     kpqc_wipe(rin, sizeof rin);
     kpqc_wipe(seeds, sizeof seeds);
     kpqc_wipe(reject, sizeof reject);
+    kpqc_wipe(rb, sizeof rb);
     kpqc_wipe(ct2, sizeof ct2);
     return KPQC_OK;
 }

@@ -33,7 +33,22 @@ static const uint16_t hwt_threshold[SMAUGT_N] = {HWT_T64(0), HWT_T64(64), HWT_T6
  * 256 first draws are made at once (vectorised); only a seed with a
  * rejection, about one in five, takes the redraw loop.
  */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs) {
+/* Little-endian 16-bit word i of the buffer: one load on a little-endian
+ * host, which lets the compiler vectorise the draws (the byte pair it
+ * does not). */
+static inline uint16_t hwt_word(const uint8_t *buf, unsigned i) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t w;
+    memcpy(&w, buf + 2 * i, sizeof w);
+    return w;
+#else
+    return (uint16_t)(buf[2 * i] | (buf[2 * i + 1] << 8));
+#endif
+}
+
+/* s does not overlap buf (restrict), so the sign pass needs no run-time
+ * overlap check and its scalar fallback. */
+int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMAUGT_HWT_BYTES], unsigned hs) {
     const uint8_t *sign = buf + 2 * HWT_RAND_WORDS;
     uint16_t pick[SMAUGT_N];
     uint8_t reject[SMAUGT_N];
@@ -42,7 +57,7 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
     /* 16 x 16-bit products, high and low halves: vector multiplies */
     uint8_t any = 0;
     for (unsigned i = 0; i < SMAUGT_N; i++) {
-        const uint16_t w = (uint16_t)(buf[2 * i] | (buf[2 * i + 1] << 8)), bound = (uint16_t)(SMAUGT_N - i);
+        const uint16_t w = hwt_word(buf, i), bound = (uint16_t)(SMAUGT_N - i);
         const uint16_t lo = (uint16_t)(w * bound);
         pick[i] = (uint16_t)(((uint32_t)w * bound) >> 16);
         reject[i] = (uint8_t)(lo < hwt_threshold[i]);
@@ -53,13 +68,21 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
         unsigned next = SMAUGT_N;
         KPQC_CT_DECLASSIFY(reject, sizeof reject);
         for (unsigned i = 0; i < SMAUGT_N && rc == 0; i++) {
+            if (i % 8 == 0) { /* eight accepted draws at once (public by now) */
+                uint64_t eight;
+                memcpy(&eight, reject + i, sizeof eight);
+                if (eight == 0) {
+                    i += 7;
+                    continue;
+                }
+            }
             uint32_t bound = SMAUGT_N - i, m = 0, again = reject[i];
             while (again) {
                 if (next >= HWT_RAND_WORDS) {
                     rc = -1;
                     break;
                 }
-                m = (uint32_t)(buf[2 * next] | (buf[2 * next + 1] << 8)) * bound;
+                m = (uint32_t)hwt_word(buf, next) * bound;
                 next++;
                 again = (m & 0xFFFF) < hwt_threshold[i];
                 KPQC_CT_DECLASSIFY(&again, sizeof again);
@@ -69,26 +92,31 @@ int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], un
     }
     if (rc == 0) {
         /* Coefficient i is non-zero iff its draw lands among the still
-         * missing positions: pick < remaining, where remaining counts down
-         * (the one sequential step, kept to its arithmetic). */
+         * missing positions: pick >= remaining, where remaining counts
+         * down the zeros still to place.  Only the count is sequential
+         * (a compare and a borrow a coefficient, no branch); the count
+         * before each coefficient is kept and the comparison redone in
+         * the vectorisable pass below (a byte-wise nonzero[] written in
+         * the chain was twice as slow). */
+        uint16_t before[SMAUGT_N];
         uint32_t remaining = SMAUGT_N - hs;
-        int16_t nonzero[SMAUGT_N];
         for (unsigned i = 0; i < SMAUGT_N; i++) {
-            uint32_t below = (uint32_t)pick[i] < remaining; /* a compare and a borrow, no branch */
-            remaining -= below;
-            nonzero[i] = (int16_t)(1 - below);
+            before[i] = (uint16_t)remaining;
+            remaining -= (uint32_t)pick[i] < remaining;
         }
         /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
          * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
-         * 16 h + t. */
+         * 16 h + t, and is negated where that bit is clear:
+         * (x ^ -1) + 1 = -x. */
         for (unsigned h = 0; h < 2; h++)
             for (unsigned pl = 0; pl < 8; pl++)
                 for (unsigned t = 0; t < 16; t++) {
                     const unsigned i = 128 * h + 16 * pl + t;
-                    int16_t mask = (int16_t)((((sign[16 * h + t] >> pl) & 1) << 1) - 1); /* +1 keeps, -1 negates */
-                    s[i] = (int16_t)(-nonzero[i] & mask);
+                    const int16_t nonzero = (int16_t)(pick[i] >= before[i]);
+                    const int16_t neg = (int16_t)(((sign[16 * h + t] >> pl) & 1) - 1);
+                    s[i] = (int16_t)((nonzero ^ neg) - neg);
                 }
-        kpqc_wipe(nonzero, sizeof nonzero);
+        kpqc_wipe(before, sizeof before);
     }
     kpqc_wipe(pick, sizeof pick);
     return rc;
