@@ -161,6 +161,51 @@ static void test_ntt(void) {
     }
 }
 
+/* The four Keccak states' blocks to four buffers, every length up to the
+ * rate, on every backend against the lane-by-lane copy; the bytes past
+ * the length stay untouched. */
+static void test_store_rate4(void) {
+    uint64_t st[25 * 4];
+    for (unsigned i = 0; i < 25 * 4; i++) st[i] = ((uint64_t)rnd32() << 32) | rnd32();
+    for (unsigned nwords = 0; nwords <= 25; nwords++) {
+        uint8_t ref[4][200 + 8], got[4][200 + 8];
+        memset(ref, 0xa5, sizeof ref);
+        for (unsigned j = 0; j < 4; j++) kpqc_haetae_store_lanes(ref[j], st, 4, j, nwords);
+        for (size_t k = 0; k < nbackends; k++) {
+            if (!kpqc_backend_usable(backends[k])) continue;
+            const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
+            memset(got, 0xa5, sizeof got);
+            uint8_t *const out[4] = {got[0], got[1], got[2], got[3]};
+            be->store_rate4(out, st, nwords);
+            CHECK_MSG(memcmp(ref, got, sizeof ref) == 0, "%s store_rate4 differs (%u words)", be->info.name, nwords);
+        }
+    }
+}
+
+/* The encoder's division by a frequency: every frequency, at the ends of
+ * the state's range, around the multiples of f where the quotient steps
+ * (x m / 2^shift is then closest to an integer), and at random. */
+static void test_rans_divisor(void) {
+    const uint32_t top = UINT32_C(1) << 31;
+    for (uint32_t f = 1; f <= 1024; f++) {
+        const struct haetae_rans_divisor d = kpqc_haetae_rans_divisor(f);
+        const uint32_t qmax = (top - 1) / f;
+        for (uint32_t i = 0; i < 64; i++) {
+            const uint32_t q = i < 32 ? i : qmax - (i - 32);
+            for (int e = -1; e <= 1; e++) {
+                uint32_t x = q * f + (uint32_t)e;
+                if (x >= top) continue;
+                CHECK(kpqc_haetae_rans_div(x, d) == x / f);
+            }
+        }
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t x = rnd32() % top;
+            CHECK(kpqc_haetae_rans_div(x, d) == x / f);
+        }
+        CHECK(kpqc_haetae_rans_div(top - 1, d) == (top - 1) / f);
+    }
+}
+
 /* Random symbols drawn from the table's own distribution. */
 static void test_rans(void) {
     for (unsigned s = 0; s < 3; s++) {
@@ -718,6 +763,8 @@ int main(void) {
     }
     backends = kpqc_haetae_backends(&nbackends);
     test_ntt();
+    test_store_rate4();
+    test_rans_divisor();
     test_rans();
     test_fft();
     test_cdt();

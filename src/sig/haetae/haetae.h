@@ -250,6 +250,8 @@ struct haetae_backend {
     /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
     uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
+    /* the hyperball's streams: kpqc_haetae_store_rate4 */
+    void (*store_rate4)(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -274,6 +276,13 @@ static inline void kpqc_haetae_store_lanes(uint8_t *out, const uint64_t *st, uns
 #endif
     }
 }
+
+/* The first nwords lanes of each of four lane-interleaved Keccak states,
+ * state j to out[j]: kpqc_haetae_store_lanes for the four at once. */
+void kpqc_haetae_store_rate4_portable(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
+#ifdef KPQC_ISA_AVX2
+void kpqc_haetae_store_rate4_avx2(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
+#endif
 
 /* Hyperball candidates are 26-byte pieces; a polynomial takes at least
  * ceil((32 + 26 * 256) / 136) blocks of its stream, which are evaluated
@@ -366,6 +375,25 @@ void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], c
                                uint64_t norms[2]);
 
 /* ---- entropy coding (haetae_rans.c) ---- */
+/* floor(x / f) for x < 2^31 and 1 <= f <= 1024 by one multiplication:
+ * with 2^(l-1) < f <= 2^l and m = ceil(2^(31 + l) / f), m f exceeds
+ * 2^(31 + l) by less than 2^l, which makes floor(x m / 2^(31 + l)) exact
+ * (Granlund and Montgomery, theorem 4.2).  The encoder's state divided by
+ * a symbol's frequency, without a division's latency on its chain. */
+struct haetae_rans_divisor {
+    uint64_t m;
+    unsigned shift;
+};
+static inline struct haetae_rans_divisor kpqc_haetae_rans_divisor(uint32_t f) {
+    unsigned l = 0;
+    while ((UINT32_C(1) << l) < f) l++;
+    const uint64_t top = UINT64_C(1) << (31 + l);
+    struct haetae_rans_divisor d = {(top + f - 1) / f, 31 + l};
+    return d;
+}
+static inline uint32_t kpqc_haetae_rans_div(uint32_t x, struct haetae_rans_divisor d) {
+    return (uint32_t)((x * d.m) >> d.shift);
+}
 /* Encodes n symbols; returns the size, or 0 when a value has no symbol or
  * the code would exceed cap bytes. */
 size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,

@@ -3,14 +3,17 @@
  * candidates in the eight 32-bit lanes of a register.  An 83-bit value is
  * three 28-bit limbs, so one comparison e < r is a borrow chain of three
  * signed 32-bit compares (AVX2 has only four 64-bit lanes a register).
- * The count has two levels, since the table is sorted: here in 8 blocks
+ * The count has three levels, since the table is sorted: here in 8 blocks
  * of 21 entries (166 padded to 168 with 2^83 - 1, never below an input),
- * so that a block index fits one dword permutation.  The first entries of
- * the blocks below a lane's value r give its block B (the last block
- * whose first entry is below r, or 0); every entry before block B is
- * below r and none after it, so the count is 21 B plus the entries of
- * block B below r.  Entry 21 B + j is taken from row j (one register a
- * limb) by a permutation on B, never from a secret address.
+ * so that a block index fits one dword permutation, and each block in
+ * thirds of 7.  The first entries of the blocks below a lane's value r
+ * give its block B (the last block whose first entry is below r, or 0);
+ * every entry before block B is below r and none after it.  Entries 7
+ * and 14 of block B give its third S the same way, so the count is
+ * 21 B + 7 S plus the entries of that third below r: 2 + 6 three-limb
+ * comparisons after the blocks' 8 instead of 21.  Entry 21 B + 7 S + j is
+ * taken from rows j, 7 + j and 14 + j (one register a limb) by
+ * permutations on B and blends on S, never from a secret address.
  */
 #include "common/x86_intrin.h"
 #include "haetae.h"
@@ -143,6 +146,17 @@ static inline __m256i pick(const int32_t *limb, __m256i block) {
     return _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)limb), block);
 }
 
+/* Entry 21 B + 7 S + j (S = 0, 1, 2) from rows j, 7 + j and 14 + j: each
+ * limb picked by B from the three rows, then chosen by S (s1: S >= 1,
+ * s2: S = 2, all-ones lanes). */
+static inline __m256i below_sub(unsigned j, __m256i block, __m256i s1, __m256i s2, const __m256i r[3]) {
+    __m256i e[3];
+    for (unsigned t = 0; t < 3; t++)
+        e[t] = _mm256_blendv_epi8(_mm256_blendv_epi8(pick(cdt_limbs[j][t], block), pick(cdt_limbs[7 + j][t], block), s1),
+                                  pick(cdt_limbs[14 + j][t], block), s2);
+    return below(e[0], e[1], e[2], r);
+}
+
 __m256i kpqc_haetae_cdt8_avx2(__m256i r0, __m256i r1, __m256i r2) {
     const __m256i r[3] = {r0, r1, r2};
     /* blocks whose first entry is below r, minus one unless none (the
@@ -154,11 +168,18 @@ __m256i kpqc_haetae_cdt8_avx2(__m256i r0, __m256i r1, __m256i r2) {
         const __m256i e2 = _mm256_broadcastd_epi32(_mm_loadu_si32(&cdt_limbs[0][2][b]));
         blocks = _mm256_sub_epi32(blocks, below(e0, e1, e2, r));
     }
-    const __m256i block = _mm256_add_epi32(blocks, _mm256_cmpgt_epi32(blocks, _mm256_setzero_si256()));
-    __m256i acc = _mm256_mullo_epi32(block, _mm256_set1_epi32(CDT_ROWS));
-    for (unsigned j = 0; j < CDT_ROWS; j++)
-        acc = _mm256_sub_epi32(acc, below(pick(cdt_limbs[j][0], block), pick(cdt_limbs[j][1], block),
-                                          pick(cdt_limbs[j][2], block), r));
+    const __m256i any = _mm256_cmpgt_epi32(blocks, _mm256_setzero_si256());
+    const __m256i block = _mm256_add_epi32(blocks, any);
+    /* the block's thirds: S of its entries 7 and 14 are below r */
+    const __m256i s1 = below(pick(cdt_limbs[7][0], block), pick(cdt_limbs[7][1], block), pick(cdt_limbs[7][2], block), r);
+    const __m256i s2 = below(pick(cdt_limbs[14][0], block), pick(cdt_limbs[14][1], block), pick(cdt_limbs[14][2], block), r);
+    const __m256i third = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_add_epi32(s1, s2));
+    /* 21 B + 7 S, and entry 21 B + 7 S itself: below r when S > 0, and
+     * for S = 0 exactly when some block's first entry is */
+    __m256i acc = _mm256_add_epi32(_mm256_mullo_epi32(block, _mm256_set1_epi32(CDT_ROWS)),
+                                   _mm256_mullo_epi32(third, _mm256_set1_epi32(CDT_ROWS / 3)));
+    acc = _mm256_sub_epi32(acc, _mm256_or_si256(s1, any));
+    for (unsigned j = 1; j < CDT_ROWS / 3; j++) acc = _mm256_sub_epi32(acc, below_sub(j, block, s1, s2, r));
     return acc;
 }
 

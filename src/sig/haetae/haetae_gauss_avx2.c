@@ -67,10 +67,15 @@ static inline void cdt_pair(struct lanes4 *a, struct lanes4 *b, const struct raw
     b->x = _mm256_srli_epi64(x, 32);
 }
 
+/* Each function below that takes the number of groups is expanded for
+ * each constant count (see kpqc_haetae_gauss_feed_avx2), so that its loops
+ * over the groups unroll: with a run-time count, every Horner step
+ * branched on it. */
+#define GROUPS_INLINE static inline __attribute__((always_inline))
+
 /* Candidates from n on repeat the last one (their lanes are unused). */
-static void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, size_t n) {
+GROUPS_INLINE void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, size_t n, size_t groups) {
     struct raw4 w[GROUPS];
-    const size_t groups = (n + 3) / 4;
     for (size_t g = 0; g < groups; g++) {
         const uint8_t *p[4];
         for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
@@ -125,37 +130,45 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
  * Horner's steps of kpqc_haetae_approx_exp8, r <- ceil(r xi / 2^48) + c with
  * |r| < 2^50 and 0 <= xi < 2^48, carried as a = r + 2^51 >= 0 so that the
  * products are unsigned: ceil(a xi / 2^48) = ceil(r xi / 2^48) + 8 xi, so
- * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^31 (aL
- * below 2^31, so aL xL + 2^48 - 1 fits 64 bits) and xi = xL + xH 2^32,
- * a xi + 2^48 - 1 = u + 2^31 (2 aL xH + aH xL) + 2^63 aH xH with
+ * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^32
+ * (aH < 2^20; vpmuludq reads aL from a itself) and xi = xL + xH 2^31
+ * (xL below 2^31, so aL xL + 2^48 - 1 fits 64 bits),
+ * a xi + 2^48 - 1 = u + 2^31 (aL xH + 2 aH xL) + 2^63 aH xH with
  * u = aL xL + 2^48 - 1, so the ceiling is
- * floor((floor(u / 2^31) + 2 aL xH + aH xL) / 2^17) + aH xH 2^15.
+ * floor((floor(u / 2^31) + aL xH + 2 aH xL) / 2^17) + aH xH 2^15, the
+ * factors 2 xL and xH 2^15 below 2^32 and computed once per xi.
  */
-static inline __m256i horner_step(__m256i a, __m256i xi, __m256i xi_hi, __m256i two_xi_hi, __m256i c) {
-    const __m256i a_lo = _mm256_and_si256(a, _mm256_set1_epi64x(0x7fffffff));
-    const __m256i a_hi = _mm256_srli_epi64(a, 31);
-    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a_lo, xi), _mm256_set1_epi64x(MASK48));
+struct exp_factors {
+    __m256i lo, two_lo, hi, hi_15;
+};
+
+static inline __m256i horner_step(__m256i a, const struct exp_factors *x, __m256i c) {
+    const __m256i a_hi = _mm256_srli_epi64(a, 32);
+    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a, x->lo), _mm256_set1_epi64x(MASK48));
     const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31),
-                                       _mm256_add_epi64(_mm256_mul_epu32(a_lo, two_xi_hi), _mm256_mul_epu32(a_hi, xi)));
-    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_slli_epi64(_mm256_mul_epu32(a_hi, xi_hi), 15));
+                                       _mm256_add_epi64(_mm256_mul_epu32(a, x->hi), _mm256_mul_epu32(a_hi, x->two_lo)));
+    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_mul_epu32(a_hi, x->hi_15));
     return _mm256_add_epi64(q, c);
 }
 
 /* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for GROUPS x 4 values, the
  * groups' chains of dependent multiplications side by side. */
-static inline void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
+GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
     const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
-    __m256i xi_hi[GROUPS], two_xi_hi[GROUPS], eight_xi[GROUPS];
+    struct exp_factors x[GROUPS];
+    __m256i eight_xi[GROUPS];
     for (size_t g = 0; g < groups; g++) {
-        xi_hi[g] = _mm256_srli_epi64(xi[g], 32);
-        two_xi_hi[g] = _mm256_add_epi64(xi_hi[g], xi_hi[g]);
+        x[g].lo = _mm256_and_si256(xi[g], _mm256_set1_epi64x(0x7fffffff));
+        x[g].two_lo = _mm256_add_epi64(x[g].lo, x[g].lo);
+        x[g].hi = _mm256_srli_epi64(xi[g], 31);
+        x[g].hi_15 = _mm256_slli_epi64(x[g].hi, 15);
         eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
         ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0] + (INT64_C(1) << 51));
     }
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
         const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i] + (INT64_C(1) << 51));
         for (size_t g = 0; g < groups; g++)
-            ex[g] = horner_step(ex[g], xi[g], xi_hi[g], two_xi_hi[g], _mm256_sub_epi64(coef, eight_xi[g]));
+            ex[g] = horner_step(ex[g], &x[g], _mm256_sub_epi64(coef, eight_xi[g]));
     }
     for (size_t g = 0; g < groups; g++) ex[g] = _mm256_sub_epi64(ex[g], offset);
 }
@@ -173,11 +186,11 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
  * (all ones when accepted).  The candidates go from their bytes straight
  * into registers (or the compiler's spills), as in the AVX-512 kernel: no
  * scratch to wipe. */
-static inline size_t evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], const uint8_t *r, size_t n) {
+GROUPS_INLINE void evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], const uint8_t *r, size_t n,
+                           size_t groups) {
     struct lanes4 c[GROUPS];
     __m256i xi[GROUPS], ex[GROUPS];
-    const size_t groups = (n + 3) / 4;
-    load_candidates(c, r, n);
+    load_candidates(c, r, n, groups);
     for (size_t g = 0; g < groups; g++) {
         square(&s[g], &c[g]);
         xi[g] = s[g].xi;
@@ -193,13 +206,13 @@ static inline size_t evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], co
         const __m256i odd = _mm256_sub_epi64(zero, _mm256_and_si256(test, one));
         keep[g] = _mm256_and_si256(below, _mm256_or_si256(nonzero, odd));
     }
-    return groups;
 }
 
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
     struct square4 s[GROUPS];
     __m256i keep[GROUPS];
-    const size_t groups = evaluate(s, keep, r, n);
+    const size_t groups = (n + 3) / 4;
+    evaluate(s, keep, r, n, groups);
     const __m256i one = _mm256_set1_epi64x(1);
     for (size_t g = 0; g < groups; g++) {
         _mm256_storeu_si256((__m256i *)&out->v[4 * g], s[g].v);
@@ -225,10 +238,10 @@ static inline __m256i add_shifted2(__m256i a) {
  * across the four lanes, so "accepted and among the first len" is a
  * compare; the squares are summed in lanes and folded once.
  */
-void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n) {
+GROUPS_INLINE void feed_groups(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n, size_t groups) {
     struct square4 s[GROUPS];
     __m256i keep[GROUPS];
-    const size_t groups = evaluate(s, keep, r, n);
+    evaluate(s, keep, r, n, groups);
     const __m256i one = _mm256_set1_epi64x(1), len = _mm256_set1_epi64x(lane->len);
     __m256i count = _mm256_set1_epi64x(lane->count), sum_lo = _mm256_setzero_si256(), sum_hi = sum_lo;
     uint64_t *val = lane->val + lane->n;
@@ -259,4 +272,17 @@ void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *
     lane->sum_lo += (uint64_t)_mm_cvtsi128_si64(lo) + (uint64_t)_mm_extract_epi64(lo, 1);
     lane->sum_hi += (uint64_t)_mm_cvtsi128_si64(hi) + (uint64_t)_mm_extract_epi64(hi, 1);
     lane->count = (uint32_t)_mm256_extract_epi64(count, 0);
+}
+
+/* A feed takes sixteen candidates while a row's first blocks last, then
+ * the five or six of each further block: one expansion per group count
+ * (public, as the count of candidates a row used). */
+void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n) {
+    switch ((n + 3) / 4) {
+    case 0: break;
+    case 1: feed_groups(lane, r, n, 1); break;
+    case 2: feed_groups(lane, r, n, 2); break;
+    case 3: feed_groups(lane, r, n, 3); break;
+    default: feed_groups(lane, r, n, GROUPS); break;
+    }
 }

@@ -42,6 +42,12 @@
 #include "haetae_ntt_kernel.h"
 
 #define NTT_REGS (HAETAE_N / W)
+#define NTT_REG_LAYERS (W == 8 ? 5 : 4) /* log2(NTT_REGS): the layers that pair whole registers */
+#if defined(__clang__)
+#define NTT_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define NTT_UNROLL _Pragma("GCC unroll 32")
+#endif
 
 /* r = z * a * 2^-32 mod q per lane, |r| < q; z_odd holds the zetas of the
  * odd lanes in the even ones (z itself when neighbours share a zeta). */
@@ -74,13 +80,17 @@ void HAETAE_NTT_NAME(ntt)(hpoly *a) {
     for (unsigned j = 0; j < HAETAE_N; j++) KPQC_BOUND(a->c[j] > -12 * HAETAE_Q && a->c[j] < 12 * HAETAE_Q);
     V v[NTT_REGS];
     for (unsigned i = 0; i < NTT_REGS; i++) v[i] = LOAD(&a->c[W * i]);
-    /* len 128 down to W: registers i and i + s, zeta k + (group of i) */
-    for (unsigned s = NTT_REGS / 2, k = 1; s >= 1; s >>= 1, k <<= 1)
-        for (unsigned i = 0; i < NTT_REGS; i++)
-            if ((i & s) == 0) {
-                V z = SET1(haetae_zetas[k + i / (2 * s)]);
-                ct_butterfly(&v[i], &v[i + s], z, z);
-            }
+    /* len 128 down to W: registers i and i + s of group g, zeta k + g
+     * (unrolled, so that the zetas are constant addresses and v lives in
+     * registers where it fits) */
+    NTT_UNROLL
+    for (unsigned layer = 0; layer < NTT_REG_LAYERS; layer++)
+        NTT_UNROLL
+        for (unsigned g = 0, s = NTT_REGS >> (layer + 1); g < 1u << layer; g++) {
+            const V z = SET1(haetae_zetas[(1u << layer) + g]);
+            NTT_UNROLL
+            for (unsigned i = 2 * s * g; i < 2 * s * g + s; i++) ct_butterfly(&v[i], &v[i + s], z, z);
+        }
     /* len W/2 down to 1 on coefficients 2Wb .. 2Wb + 2W - 1 */
     for (unsigned b = 0; b < NTT_REGS / 2; b++) {
         V x = v[2 * b], y = v[2 * b + 1];
@@ -110,12 +120,14 @@ void HAETAE_NTT_NAME(invntt)(hpoly *a) {
         v[2 * b] = x, v[2 * b + 1] = y;
     }
     /* len W up to 128 */
-    for (unsigned s = 1, k = NTT_REGS; s <= NTT_REGS / 2; s <<= 1, k >>= 1)
-        for (unsigned i = 0; i < NTT_REGS; i++)
-            if ((i & s) == 0) {
-                V z = SET1(haetae_zetas[k - 1 - i / (2 * s)]);
-                gs_butterfly(&v[i], &v[i + s], z, z);
-            }
+    NTT_UNROLL
+    for (unsigned layer = NTT_REG_LAYERS; layer-- > 0;)
+        NTT_UNROLL
+        for (unsigned g = 0, s = NTT_REGS >> (layer + 1); g < 1u << layer; g++) {
+            const V z = SET1(haetae_zetas[(2u << layer) - 1 - g]);
+            NTT_UNROLL
+            for (unsigned i = 2 * s * g; i < 2 * s * g + s; i++) gs_butterfly(&v[i], &v[i + s], z, z);
+        }
     const V f = SET1(HAETAE_INVNTT_F);
     for (unsigned i = 0; i < NTT_REGS; i++) STORE(&a->c[W * i], mont_mul(v[i], f, f));
 }

@@ -25,10 +25,12 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
                           const uint8_t *sym, size_t n) {
     uint8_t buf[ENC_MAX];
     uint16_t start[64];
+    struct haetae_rans_divisor div[64];
     size_t pos = sizeof buf;
     uint32_t x = STATE_LOW;
     if (cap > sizeof buf) cap = sizeof buf;
     starts(start, t);
+    for (unsigned s = 0; s < t->nsym; s++) div[s] = kpqc_haetae_rans_divisor(t->freq[s]);
     for (size_t i = n; i-- > 0;) {
         unsigned s = sym[i];
         if (s >= t->nsym) return 0;
@@ -40,7 +42,9 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
             buf[--pos] = (uint8_t)x;
             x >>= 8;
         }
-        x = ((x / f) << SCALE_BITS) + (x % f) + start[s];
+        /* x < 2^31 here */
+        uint32_t q = kpqc_haetae_rans_div(x, div[s]);
+        x = (q << SCALE_BITS) + (x - q * f) + start[s];
     }
     if (pos < sizeof buf - cap + 4) return 0;
     pos -= 4;

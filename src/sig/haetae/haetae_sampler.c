@@ -341,19 +341,35 @@ static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
     g->busy = 0;
 }
 
-/* One permutation of all states, and each busy one's block to its row. */
-static void queue_step(struct haetae_gauss_ws *ws) {
+void kpqc_haetae_store_rate4_portable(uint8_t *const out[4], const uint64_t *st, unsigned nwords) {
+    for (unsigned j = 0; j < 4; j++) kpqc_haetae_store_lanes(out[j], st, 4, j, nwords);
+}
+
+/* Where a lane's next block goes: after the blocks so far until the first
+ * evaluation, then after the carried bytes. */
+static uint8_t *block_dest(struct haetae_gauss_lane *g) {
+    return g->buf + (g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry);
+}
+
+/* One permutation of all states, and each busy one's block to its row.
+ * Four states store together (an idle one into its own buffer, unused
+ * until the lane starts a row). */
+static void queue_step(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
     const unsigned w = ws->width;
-    if (w == 8)
+    if (w == 8) {
         ws->f1600x8((uint64_t(*)[8])ws->st);
-    else
+        for (unsigned j = 0; j < w; j++)
+            if (ws->lanes[j].busy)
+                kpqc_haetae_store_lanes(block_dest(&ws->lanes[j]), ws->st, w, j, KPQC_SHAKE256_RATE / 8);
+    } else {
         ws->f1600x4((uint64_t(*)[4])ws->st);
+        uint8_t *out[4];
+        for (unsigned j = 0; j < 4; j++) out[j] = ws->lanes[j].busy ? block_dest(&ws->lanes[j]) : ws->lanes[j].buf;
+        be->store_rate4(out, ws->st, KPQC_SHAKE256_RATE / 8);
+    }
     for (unsigned j = 0; j < w; j++) {
         struct haetae_gauss_lane *g = &ws->lanes[j];
         if (!g->busy) continue;
-        const size_t at = g->blocks < HAETAE_FIRST_BLOCKS ? g->blocks * KPQC_SHAKE256_RATE : g->ncarry;
-        uint8_t *out = g->buf + at;
-        kpqc_haetae_store_lanes(out, ws->st, w, j, KPQC_SHAKE256_RATE / 8);
         g->blocks++;
         if (g->blocks < HAETAE_FIRST_BLOCKS) continue;
         if (g->blocks == HAETAE_FIRST_BLOCKS) {
@@ -371,8 +387,26 @@ static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *
     while (ws->ready_now < ws->rows) {
         for (unsigned j = 0; j < ws->width; j++)
             if (!ws->lanes[j].busy && ws->next < ws->base + 2 * ws->rows) lane_start(ws, be, j);
-        queue_step(ws);
+        queue_step(ws, be);
     }
+}
+
+/* The first byte of row's stream if the queue has squeezed it: in the
+ * row's slot once 49 blocks are out, before that at the front of its
+ * lane's buffer.  Returns 0 when it has not. */
+static int first_byte_of_row(const struct haetae_gauss_ws *ws, uint32_t row, uint8_t *out) {
+    const unsigned slot = row % HAETAE_ROW_SLOTS;
+    if (ws->ready[slot]) {
+        *out = ws->signs[slot][0];
+        return 1;
+    }
+    for (unsigned j = 0; j < ws->width; j++) {
+        const struct haetae_gauss_lane *g = &ws->lanes[j];
+        if (!g->busy || g->row != row || g->blocks == 0) continue;
+        *out = g->blocks < HAETAE_FIRST_BLOCKS ? g->buf[0] : ws->signs[slot][0];
+        return 1;
+    }
+    return 0;
 }
 
 void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
@@ -404,7 +438,9 @@ void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct ha
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (!reject) break;
     }
-    /* b is the first byte of the next row's stream */
+    /* b is the first byte of the next row's stream, which the queue has
+     * usually squeezed already (which rows are how far is public) */
+    if (first_byte_of_row(ws, ws->base, b)) return;
     uint8_t tmp[HAETAE_CRHBYTES + 2];
     const uint16_t ni = (uint16_t)(ws->nonce0 + ws->base);
     memcpy(tmp, ws->in, HAETAE_CRHBYTES);
