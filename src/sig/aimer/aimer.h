@@ -110,19 +110,10 @@ static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b
 static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { f->be->gf_sqr_n(c, a, f->nw, 1); }
 
 
-/* c = M v with the operation's kernels (rows in 4-word slots) */
-static inline void mat_vec(const struct fctx *f, gf c, const gf *M, const gf v) {
-    f->be->mat_vec(c, (const uint64_t (*)[4])M, v, f->nw);
-}
-
-/* The same for PARTY_BATCH vectors at once (the parties of a batch). */
+/* c_j = M v_j for the PARTY_BATCH vectors of a batch (rows in 4-word slots) */
 #define PARTY_BATCH 8
 static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const gf *M, const gf v[PARTY_BATCH]) {
-    if (f->be->mat_vec8 != NULL) {
-        f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
-        return;
-    }
-    for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(f, c[j], M, v[j]);
+    f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
 }
 
 /* The same with matrix m of the linear layers, through its tables where
