@@ -12,9 +12,9 @@
 #include "aimer.h"
 #include "decoders.h"
 
+#include "aimer_hash.c.inc"
 #include "aimer_aim3.c.inc"
 #include "aimer_keys.c.inc"
-#include "aimer_hash.c.inc"
 #include "aimer_tree.c.inc"
 #include "aimer_commit.c.inc"
 #include "aimer_mpc.c.inc"

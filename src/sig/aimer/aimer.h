@@ -14,9 +14,10 @@
  *
  * What the family's pieces share: sizes, the field helpers, the parties'
  * tapes and check inputs, the parameter sets.  The pieces, one job each,
- * are compiled as one unit by aimer.c: aimer_aim3.c.inc (AIM3),
- * aimer_keys.c.inc (key pairs), aimer_hash.c.inc (batched SHAKE, message
- * hash), aimer_tree.c.inc (seed trees), aimer_commit.c.inc (commitments
+ * are compiled as one unit by aimer.c: aimer_hash.c.inc (batched SHAKE,
+ * the sponge riding in their spare lane, message hash), aimer_aim3.c.inc
+ * (AIM3), aimer_keys.c.inc (key pairs), aimer_tree.c.inc (seed trees),
+ * aimer_commit.c.inc (commitments
  * and tapes), aimer_mpc.c.inc (the parties' computation and the
  * multiplication check), aimer_sign.c.inc, aimer_verify.c.inc.
  */
@@ -109,19 +110,10 @@ static inline void gf_mul_acc(const struct fctx *f, gf c, const gf a, const gf b
 static inline void gf_sqr(const struct fctx *f, gf c, const gf a) { f->be->gf_sqr_n(c, a, f->nw, 1); }
 
 
-/* c = M v with the operation's kernels (rows in 4-word slots) */
-static inline void mat_vec(const struct fctx *f, gf c, const gf *M, const gf v) {
-    f->be->mat_vec(c, (const uint64_t (*)[4])M, v, f->nw);
-}
-
-/* The same for PARTY_BATCH vectors at once (the parties of a batch). */
+/* c_j = M v_j for the PARTY_BATCH vectors of a batch (rows in 4-word slots) */
 #define PARTY_BATCH 8
 static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const gf *M, const gf v[PARTY_BATCH]) {
-    if (f->be->mat_vec8 != NULL) {
-        f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
-        return;
-    }
-    for (unsigned j = 0; j < PARTY_BATCH; j++) mat_vec(f, c[j], M, v[j]);
+    f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
 }
 
 /* The same with matrix m of the linear layers, through its tables where

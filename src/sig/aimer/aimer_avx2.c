@@ -1,9 +1,9 @@
 /* AIMer's AVX2 kernel table: PCLMULQDQ products and squarings, one element
- * or eight a call, the linear layers with AVX2 masks (one vector or eight)
- * and through tables by vpshufb (eight vectors). */
+ * or eight a call, the linear layers for eight vectors with AVX2 masks or
+ * through tables by vpshufb. */
 #include "aimer_field.h"
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx2 = {
     {"avx2", KPQC_FEAT_AVX2 | KPQC_FEAT_PCLMUL}, kpqc_aimer_gf_mul_pclmul, kpqc_aimer_gf_sqr_n_pclmul,
-    kpqc_aimer_mat_vec_avx2,  kpqc_aimer_mat_vec8_avx2, kpqc_aimer_gf_sqr_n8_pclmul,
+    kpqc_aimer_mat_vec8_avx2, kpqc_aimer_gf_sqr_n8_pclmul,
     kpqc_aimer_gf_mul8_pclmul, kpqc_aimer_mat_tab_avx2, kpqc_aimer_mat_vec8_tab_avx2, 4};

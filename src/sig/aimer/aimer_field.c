@@ -79,14 +79,16 @@ static inline __attribute__((always_inline)) void mat_vec_w(uint64_t c[4], const
     for (unsigned i = 0; i < 4; i++) c[i] = r[i];
 }
 
-static void mat_vec_portable(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
-    if (nw == 2) mat_vec_w(c, M, v, 2);
-    else if (nw == 3) mat_vec_w(c, M, v, 3);
-    else mat_vec_w(c, M, v, 4);
+static void mat_vec8_portable(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw) {
+    for (unsigned j = 0; j < 8; j++) {
+        if (nw == 2) mat_vec_w(c[j], M, v[j], 2);
+        else if (nw == 3) mat_vec_w(c[j], M, v[j], 3);
+        else mat_vec_w(c[j], M, v[j], 4);
+    }
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_portable = {
-    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec_portable, NULL, NULL, NULL, NULL, NULL, 0};
+    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec8_portable, NULL, NULL, NULL, NULL, 0};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -27,13 +27,13 @@ struct kpqc_aimer_backend {
     void (*gf_mul)(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw);
     /* c = a^(2^e): e squarings in one call (a linear map, so shares square too) */
     void (*gf_sqr_n)(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
-    /* c = M v, M given by its rows (4-word slots; row j is added when bit
-     * j of v is set), without branches or indices that depend on v */
-    void (*mat_vec)(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
-    /* Optional (NULL: eight calls of the above): the same for eight
-     * vectors at once, e squarings of eight elements in place, and eight
-     * products c_j = a_j b_j. */
+    /* c_j = M v_j for eight vectors (the parties of a batch), M given by
+     * its rows (4-word slots; row i is added when bit i of v_j is set),
+     * without branches or indices that depend on v */
     void (*mat_vec8)(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
+    /* Optional (NULL: one element at a time through the kernels above):
+     * e squarings of eight elements in place, and eight products
+     * c_j = a_j b_j. */
     void (*gf_sqr_n8)(uint64_t (*x)[4], unsigned nw, unsigned e);
     void (*gf_mul8)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
     /* Optional (NULL: mat_vec8 on the rows): the matrix turned once into
@@ -57,14 +57,12 @@ void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b,
 void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e);
-void kpqc_aimer_mat_vec_avx2(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
 void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
-void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw);
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);

@@ -3,36 +3,13 @@
  *
  * Single products and squarings are the PCLMULQDQ kernels
  * (aimer_field_pclmul.c); here the eight-party ones on VPCLMULQDQ, and the
- * matrix-vector products.  The matrix-vector product selects
- * rows with opmask registers set by vptestmq from the bits of v and adds
- * them with masked XORs: two 4-word rows per zmm register, no branches and
- * no memory access that depends on v.
+ * matrix-vector products for eight vectors, which select rows with opmask
+ * registers set by vptestmq from the bits of the vectors and add them with
+ * masked XORs: no branches and no memory access that depends on them.
  */
 #include "common/x86_intrin.h"
 
 #include "aimer_field.h"
-
-void kpqc_aimer_mat_vec_avx512(uint64_t c[4], const uint64_t (*M)[4], const uint64_t *v, unsigned nw) {
-    /* Lanes 0-3 hold row j, lanes 4-7 row j+1; only the field's words count. */
-    const __mmask8 words = nw == 2 ? 0x33 : nw == 3 ? 0x77 : 0xff;
-    const __m512i sel0 = _mm512_set_epi64(2, 2, 2, 2, 1, 1, 1, 1);
-    const __m512i sel1 = _mm512_slli_epi64(sel0, 2);
-    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
-    for (unsigned w = 0; w < nw; w++) {
-        __m512i vb = _mm512_set1_epi64((long long)v[w]);
-        const uint64_t (*row)[4] = M + 64 * w;
-        for (unsigned j = 0; j < 64; j += 4) {
-            __mmask8 k0 = _mm512_mask_test_epi64_mask(words, vb, sel0);
-            __mmask8 k1 = _mm512_mask_test_epi64_mask(words, vb, sel1);
-            acc0 = _mm512_mask_xor_epi64(acc0, k0, acc0, _mm512_loadu_si512((const void *)row[j]));
-            acc1 = _mm512_mask_xor_epi64(acc1, k1, acc1, _mm512_loadu_si512((const void *)row[j + 2]));
-            vb = _mm512_srli_epi64(vb, 4);
-        }
-    }
-    __m512i acc = _mm512_xor_si512(acc0, acc1);
-    __m256i r = _mm256_xor_si256(_mm512_castsi512_si256(acc), _mm512_extracti64x4_epi64(acc, 1));
-    _mm256_storeu_si256((__m256i *)c, r);
-}
 
 /*
  * Eight vectors at once (the eight parties of a batch): c_p = M v_p.  The
@@ -290,7 +267,7 @@ void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const 
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_pclmul,    kpqc_aimer_gf_sqr_n_pclmul,
-    kpqc_aimer_mat_vec_avx512,     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
+    kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
     kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec8_tab_avx512,
     /* GF(2^128) only: for the wider fields the masked XORs of mat_vec8,
      * which read the rows from L1, measured as fast or faster (aimer256f
