@@ -71,6 +71,10 @@ typedef struct kpqc_keccakx8_backend {
     void (*f1600x8)(uint64_t s[25][8]); /* s[lane][instance] */
     /* the first n lanes of instance j to out[j], little-endian */
     void (*store_lanes)(uint8_t *const out[8], const uint64_t s[25][8], unsigned n);
+    /* 1 where the eight states are one kernel of their own, cheaper than
+     * two four-way permutations; 0 where f1600x8 is two of those (callers
+     * that may leave lanes idle then do better with four states) */
+    int single_kernel;
 } kpqc_keccakx8_backend;
 
 extern const kpqc_keccak_backend kpqc_keccak_backend_portable;

@@ -50,4 +50,4 @@ static void store_lanes_avx2(uint8_t *const out[8], const uint64_t s[25][8], uns
         for (unsigned j = 0; j < 8; j++) kpqc_store64_le(out[j] + 8 * i, s[i][j]);
 }
 
-const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, f1600x8_avx2, store_lanes_avx2};
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, f1600x8_avx2, store_lanes_avx2, 0};

@@ -28,7 +28,7 @@ static void store_lanes_portable(uint8_t *const out[8], const uint64_t s[25][8],
 
 /* Named "portable" as the fallback of every level without eight-way
  * kernels; the four-way kernels it calls are the level's own. */
-const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f1600x8_by_four, store_lanes_portable};
+const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable = {{"portable", 0}, f1600x8_by_four, store_lanes_portable, 0};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -48,4 +48,4 @@ static void store_lanes_avx512(uint8_t *const out[8], const uint64_t s[25][8], u
 }
 
 const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
-                                                            kpqc_keccakx8_f1600_avx512, store_lanes_avx512};
+                                                            kpqc_keccakx8_f1600_avx512, store_lanes_avx512, 1};

@@ -282,12 +282,7 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
  * four-way permutations, so eight states cost as much per lane and waste
  * more: the row queue runs further ahead into rows never used (haetae3
  * signing at avx2 took 6 % more permutation instructions on eight). */
-unsigned kpqc_haetae_keccak_width(void) {
-#ifdef KPQC_ISA_AVX512
-    if (kpqc_keccakx8_select_backend() == &kpqc_keccakx8_backend_avx512) return 8;
-#endif
-    return 4;
-}
+unsigned kpqc_haetae_keccak_width(void) { return kpqc_keccakx8_select_backend()->single_kernel ? 8 : 4; }
 
 void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_gauss_ws *ws,
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
