@@ -93,33 +93,66 @@ static inline void take_job(lane_job *l, const smaugt_sponge_job *t) {
     l->out_left = t->outlen;
 }
 
+/* Whole blocks at the two rates the scheme uses get word counts the
+ * compiler knows, so their moves run without loop branches (the lanes'
+ * blocks alternate between lengths, which the loops' exits mispredict). */
+static inline void xor_block(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t rate) {
+    if (rate == KPQC_SHAKE128_RATE)
+        xor_words(s, j, in, KPQC_SHAKE128_RATE / 8);
+    else if (rate == KPQC_SHAKE256_RATE)
+        xor_words(s, j, in, KPQC_SHAKE256_RATE / 8);
+    else
+        xor_words(s, j, in, rate / 8);
+}
+
+static inline void store_block(uint8_t *out, const uint64_t s[25][4], unsigned j, size_t rate) {
+    if (rate == KPQC_SHAKE128_RATE)
+        store_words(out, s, j, KPQC_SHAKE128_RATE / 8);
+    else if (rate == KPQC_SHAKE256_RATE)
+        store_words(out, s, j, KPQC_SHAKE256_RATE / 8);
+    else
+        store_words(out, s, j, rate / 8);
+}
+
 /* One block of lane j's input: a full one, or the last with the job's tag
  * bytes and the padding (then the lane squeezes after the next
  * permutation). */
 static inline void absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
     const smaugt_sponge_job *t = l->job;
     if (l->in_left >= t->rate) { /* rates are whole words */
-        xor_words(s, j, l->in, t->rate / 8);
+        xor_block(s, j, l->in, t->rate);
         l->in += t->rate;
         l->in_left -= t->rate;
         return;
     }
     const size_t rest = l->in_left;
     xor_words(s, j, l->in, rest / 8);
-    kpqc_keccak_xor_instance(&s[rest / 8][0], 4, j, l->in + (rest & ~(size_t)7), rest % 8);
-    for (unsigned i = 0; i < t->taglen; i++) s[(rest + i) / 8][j] ^= (uint64_t)t->tag[i] << (8 * ((rest + i) % 8));
-    kpqc_keccak_pad_instance(&s[0][0], 4, j, rest + t->taglen, t->rate, t->dsep);
+    if (rest % 8 == 0) { /* every input of the scheme: tag and domain byte in one word */
+        const uint64_t tag = ((uint64_t)t->tag[0] | (uint64_t)t->tag[1] << 8) & ((1u << (8 * t->taglen)) - 1);
+        s[rest / 8][j] ^= tag | (uint64_t)t->dsep << (8 * t->taglen);
+        s[(t->rate - 1) / 8][j] ^= (uint64_t)0x80 << (8 * ((t->rate - 1) % 8));
+    } else {
+        kpqc_keccak_xor_instance(&s[rest / 8][0], 4, j, l->in + (rest & ~(size_t)7), rest % 8);
+        for (unsigned i = 0; i < t->taglen; i++) s[(rest + i) / 8][j] ^= (uint64_t)t->tag[i] << (8 * ((rest + i) % 8));
+        kpqc_keccak_pad_instance(&s[0][0], 4, j, rest + t->taglen, t->rate, t->dsep);
+    }
     l->absorbing = 0;
 }
 
 /* One block (or what is left) of lane j's output; 1 once the job is done. */
 static inline int squeeze_block(const uint64_t s[25][4], unsigned j, lane_job *l) {
-    const size_t rate = l->job->rate, len = l->out_left < rate ? l->out_left : rate;
+    const size_t rate = l->job->rate;
+    if (l->out_left > rate) {
+        store_block(l->out, s, j, rate);
+        l->out += rate;
+        l->out_left -= rate;
+        return 0;
+    }
+    const size_t len = l->out_left;
     store_words(l->out, s, j, len / 8);
     for (size_t i = len & ~(size_t)7; i < len; i++) l->out[i] = (uint8_t)(s[i / 8][j] >> (8 * (i % 8)));
-    l->out += len;
-    l->out_left -= len;
-    return l->out_left == 0;
+    l->out_left = 0;
+    return 1;
 }
 
 /* The first job from `from` on not yet started whose prerequisite is
