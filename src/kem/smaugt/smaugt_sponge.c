@@ -74,10 +74,9 @@ static inline void clear_lane(uint64_t s[25][4], unsigned j) {
 }
 
 /* Where each lane's job stands: input still to absorb, output still to
- * squeeze. */
+ * squeeze (whether it is still absorbing is a bit of the queue's). */
 typedef struct {
     const smaugt_sponge_job *job;
-    int absorbing;
     const uint8_t *in;
     size_t in_left;
     uint8_t *out;
@@ -86,7 +85,6 @@ typedef struct {
 
 static inline void take_job(lane_job *l, const smaugt_sponge_job *t) {
     l->job = t;
-    l->absorbing = 1;
     l->in = t->in;
     l->in_left = t->inlen;
     l->out = t->out;
@@ -115,15 +113,15 @@ static inline void store_block(uint8_t *out, const uint64_t s[25][4], unsigned j
 }
 
 /* One block of lane j's input: a full one, or the last with the job's tag
- * bytes and the padding (then the lane squeezes after the next
- * permutation). */
-static inline void absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
+ * bytes and the padding; 1 after the last (the lane squeezes after the
+ * next permutation). */
+static inline int absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
     const smaugt_sponge_job *t = l->job;
     if (l->in_left >= t->rate) { /* rates are whole words */
         xor_block(s, j, l->in, t->rate);
         l->in += t->rate;
         l->in_left -= t->rate;
-        return;
+        return 0;
     }
     const size_t rest = l->in_left;
     xor_words(s, j, l->in, rest / 8);
@@ -136,7 +134,7 @@ static inline void absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
         for (unsigned i = 0; i < t->taglen; i++) s[(rest + i) / 8][j] ^= (uint64_t)t->tag[i] << (8 * ((rest + i) % 8));
         kpqc_keccak_pad_instance(&s[0][0], 4, j, rest + t->taglen, t->rate, t->dsep);
     }
-    l->absorbing = 0;
+    return 1;
 }
 
 /* One block (or what is left) of lane j's output; 1 once the job is done. */
@@ -166,15 +164,16 @@ static unsigned ready_job(const smaugt_sponge_job *jobs, unsigned from, unsigned
 void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     uint64_t s[25][4], one[25]; /* one: a lane permuted alone */
     const kpqc_keccakx4_backend *x4 = kpqc_keccakx4_select_backend();
-    void (*const f1600)(uint64_t s[25]) = kpqc_keccak_select_backend()->f1600;
     /* Lanes permuted one at a time: every busy one on the portable level
      * (its four-way permutation is four one-state ones in turn), a lone
      * one on AVX2 (one state 250 ns, four lanes 377); on AVX-512 four
      * lanes cost hardly more than one (225 against 208 ns, and measured
-     * in the queue no more at all), so there always the four-way one. */
+     * in the queue no more at all), so there always the four-way one and
+     * no one-state kernel is looked up. */
     const unsigned min_x4 = x4->info.needs == 0 ? 5 : x4->info.needs == KPQC_FEAT_AVX2 ? 2 : 1;
+    void (*const f1600)(uint64_t s[25]) = min_x4 > 1 ? kpqc_keccak_select_backend()->f1600 : NULL;
     lane_job lane[4];
-    unsigned busy = 0; /* bit j: lane j has a job */
+    unsigned busy = 0, absorbing = 0; /* bit j: lane j has a job; it is still absorbing */
     uint32_t started = 0, done = 0;
     unsigned first = 0; /* every job before it has started */
     memset(s, 0, sizeof s); /* a lane is cleared alone only when it takes a second job */
@@ -192,12 +191,15 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             take_job(&lane[j], &jobs[i]);
             started |= (uint32_t)1 << i;
             busy |= 1u << j;
+            absorbing |= 1u << j;
             used |= 1u << j;
         }
         seen = done;
         if (busy == 0) break;
+        /* One test a lane and step (the lanes' states change from step to
+         * step, so each test is a branch the predictor may miss). */
         for (unsigned j = 0; j < 4; j++)
-            if ((busy >> j & 1) && lane[j].absorbing) absorb_block(s, j, &lane[j]);
+            if (absorbing >> j & 1) absorbing &= ~((unsigned)absorb_block(s, j, &lane[j]) << j);
         if ((busy & 1) + (busy >> 1 & 1) + (busy >> 2 & 1) + (busy >> 3) >= min_x4) {
             x4->f1600x4(s);
         } else {
@@ -208,8 +210,9 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
                 for (unsigned i = 0; i < 25; i++) s[i][j] = one[i];
             }
         }
+        const unsigned squeezing = busy & ~absorbing;
         for (unsigned j = 0; j < 4; j++) {
-            if (!(busy >> j & 1) || lane[j].absorbing || !squeeze_block(s, j, &lane[j])) continue;
+            if (!(squeezing >> j & 1) || !squeeze_block(s, j, &lane[j])) continue;
             done |= (uint32_t)1 << (unsigned)(lane[j].job - jobs);
             busy &= ~(1u << j);
         }
