@@ -181,12 +181,15 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     uint32_t seen = ~(uint32_t)0; /* done when the idle lanes last looked for work */
     for (;;) {
         /* Idle lanes take the ready jobs, in the list's order; they look
-         * again only once another job is done. */
-        for (unsigned j = 0; j < 4 && seen != done; j++) {
+         * again only once another job is done, and within one look each
+         * goes on after the job the previous lane took (none before it was
+         * ready). */
+        while (first < n && (started >> first & 1)) first++;
+        for (unsigned j = 0, from = first; j < 4 && seen != done; j++) {
             if (busy >> j & 1) continue;
-            while (first < n && (started >> first & 1)) first++;
-            const unsigned i = ready_job(jobs, first, n, started, done);
+            const unsigned i = ready_job(jobs, from, n, started, done);
             if (i == n) break;
+            from = i + 1;
             if (used >> j & 1) clear_lane(s, j);
             take_job(&lane[j], &jobs[i]);
             started |= (uint32_t)1 << i;
