@@ -91,25 +91,25 @@ static inline void take_job(lane_job *l, const smaugt_sponge_job *t) {
     l->out_left = t->outlen;
 }
 
-/* Whole blocks at the two rates the scheme uses get word counts the
- * compiler knows, so their moves run without loop branches (the lanes'
- * blocks alternate between lengths, which the loops' exits mispredict). */
-static inline void xor_block(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t rate) {
-    if (rate == KPQC_SHAKE128_RATE)
-        xor_words(s, j, in, KPQC_SHAKE128_RATE / 8);
-    else if (rate == KPQC_SHAKE256_RATE)
-        xor_words(s, j, in, KPQC_SHAKE256_RATE / 8);
+/* A whole block of lane j: XORed in from `in` (absorb = 1) or stored
+ * out to `out` (absorb = 0, `in` unused).  The two rates the scheme uses
+ * get word counts the compiler knows, so their moves run without loop
+ * branches (the lanes' blocks alternate between lengths, which the
+ * loops' exits mispredict). */
+static inline void move_words(uint64_t s[25][4], unsigned j, int absorb, const uint8_t *in, uint8_t *out, size_t words) {
+    if (absorb)
+        xor_words(s, j, in, words);
     else
-        xor_words(s, j, in, rate / 8);
+        store_words(out, s, j, words);
 }
 
-static inline void store_block(uint8_t *out, const uint64_t s[25][4], unsigned j, size_t rate) {
+static inline void move_block(uint64_t s[25][4], unsigned j, int absorb, const uint8_t *in, uint8_t *out, size_t rate) {
     if (rate == KPQC_SHAKE128_RATE)
-        store_words(out, s, j, KPQC_SHAKE128_RATE / 8);
+        move_words(s, j, absorb, in, out, KPQC_SHAKE128_RATE / 8);
     else if (rate == KPQC_SHAKE256_RATE)
-        store_words(out, s, j, KPQC_SHAKE256_RATE / 8);
+        move_words(s, j, absorb, in, out, KPQC_SHAKE256_RATE / 8);
     else
-        store_words(out, s, j, rate / 8);
+        move_words(s, j, absorb, in, out, rate / 8);
 }
 
 /* One block of lane j's input: a full one, or the last with the job's tag
@@ -118,7 +118,7 @@ static inline void store_block(uint8_t *out, const uint64_t s[25][4], unsigned j
 static inline int absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
     const smaugt_sponge_job *t = l->job;
     if (l->in_left >= t->rate) { /* rates are whole words */
-        xor_block(s, j, l->in, t->rate);
+        move_block(s, j, 1, l->in, NULL, t->rate);
         l->in += t->rate;
         l->in_left -= t->rate;
         return 0;
@@ -138,10 +138,10 @@ static inline int absorb_block(uint64_t s[25][4], unsigned j, lane_job *l) {
 }
 
 /* One block (or what is left) of lane j's output; 1 once the job is done. */
-static inline int squeeze_block(const uint64_t s[25][4], unsigned j, lane_job *l) {
+static inline int squeeze_block(uint64_t s[25][4], unsigned j, lane_job *l) {
     const size_t rate = l->job->rate;
     if (l->out_left > rate) {
-        store_block(l->out, s, j, rate);
+        move_block(s, j, 0, NULL, l->out, rate);
         l->out += rate;
         l->out_left -= rate;
         return 0;
