@@ -184,20 +184,22 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
          * again only once another job is done, and within one look each
          * goes on after the job the previous lane took (none before it was
          * ready). */
-        while (first < n && (started >> first & 1)) first++;
-        for (unsigned j = 0, from = first; j < 4 && seen != done; j++) {
-            if (busy >> j & 1) continue;
-            const unsigned i = ready_job(jobs, from, n, started, done);
-            if (i == n) break;
-            from = i + 1;
-            if (used >> j & 1) clear_lane(s, j);
-            take_job(&lane[j], &jobs[i]);
-            started |= (uint32_t)1 << i;
-            busy |= 1u << j;
-            absorbing |= 1u << j;
-            used |= 1u << j;
+        if (seen != done) {
+            while (first < n && (started >> first & 1)) first++;
+            for (unsigned j = 0, from = first; j < 4; j++) {
+                if (busy >> j & 1) continue;
+                const unsigned i = ready_job(jobs, from, n, started, done);
+                if (i == n) break;
+                from = i + 1;
+                if (used >> j & 1) clear_lane(s, j);
+                take_job(&lane[j], &jobs[i]);
+                started |= (uint32_t)1 << i;
+                busy |= 1u << j;
+                absorbing |= 1u << j;
+                used |= 1u << j;
+            }
+            seen = done;
         }
-        seen = done;
         if (busy == 0) break;
         /* One test a lane and step (the lanes' states change from step to
          * step, so each test is a branch the predictor may miss). */
