@@ -64,6 +64,10 @@ typedef struct kpqc_keccak_backend {
 typedef struct kpqc_keccakx4_backend {
     kpqc_backend_info info;
     void (*f1600x4)(uint64_t s[25][4]); /* s[lane][instance] */
+    /* 1 where the four states are one kernel of their own, cheaper than
+     * four one-state permutations; 0 where f1600x4 is those four in turn
+     * (callers with fewer busy states then do better one at a time) */
+    int single_kernel;
 } kpqc_keccakx4_backend;
 
 typedef struct kpqc_keccakx8_backend {

@@ -24,7 +24,7 @@ static void f1600x4_portable(uint64_t s[25][4]) {
     }
 }
 
-const kpqc_keccakx4_backend kpqc_keccakx4_backend_portable = {{"portable", 0}, f1600x4_portable};
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_portable = {{"portable", 0}, f1600x4_portable, 0};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -20,7 +20,7 @@
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx2, 4)
 
-const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2};
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2, 1};
 
 /* Instances 0-3, then 4-7, of eight lane-interleaved states, in place (the
  * portable fallback copies both halves out and back). */

@@ -170,7 +170,7 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
      * lanes cost hardly more than one (225 against 208 ns, and measured
      * in the queue no more at all), so there always the four-way one and
      * no one-state kernel is looked up. */
-    const unsigned min_x4 = x4->info.needs == 0 ? 5 : x4->info.needs == KPQC_FEAT_AVX2 ? 2 : 1;
+    const unsigned min_x4 = !x4->single_kernel ? 5 : x4->info.needs == KPQC_FEAT_AVX2 ? 2 : 1;
     void (*const f1600)(uint64_t s[25]) = min_x4 > 1 ? kpqc_keccak_select_backend()->f1600 : NULL;
     lane_job lane[4];
     unsigned busy = 0, absorbing = 0; /* bit j: lane j has a job; it is still absorbing */
