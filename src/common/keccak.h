@@ -64,6 +64,8 @@ typedef struct kpqc_keccak_backend {
 typedef struct kpqc_keccakx4_backend {
     kpqc_backend_info info;
     void (*f1600x4)(uint64_t s[25][4]); /* s[lane][instance] */
+    /* the first n lanes of instance j to out[j], little-endian */
+    void (*store_lanes)(uint8_t *const out[4], const uint64_t s[25][4], unsigned n);
     /* 1 where the four states are one kernel of their own, cheaper than
      * four one-state permutations; 0 where f1600x4 is those four in turn
      * (callers with fewer busy states then do better one at a time) */
@@ -88,6 +90,7 @@ extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_portable;
 extern const kpqc_keccak_backend kpqc_keccak_backend_avx2;
 extern const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2;
 extern const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2;
+void kpqc_keccakx4_store_lanes_avx2(uint8_t *const out[4], const uint64_t s[25][4], unsigned n);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const kpqc_keccak_backend kpqc_keccak_backend_avx512;

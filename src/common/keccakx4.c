@@ -24,7 +24,13 @@ static void f1600x4_portable(uint64_t s[25][4]) {
     }
 }
 
-const kpqc_keccakx4_backend kpqc_keccakx4_backend_portable = {{"portable", 0}, f1600x4_portable, 0};
+static void store_lanes_portable(uint8_t *const out[4], const uint64_t s[25][4], unsigned n) {
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned i = 0; i < n; i++) kpqc_store64_le(out[j] + 8 * i, s[i][j]);
+}
+
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_portable = {{"portable", 0}, f1600x4_portable, store_lanes_portable,
+                                                              0};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

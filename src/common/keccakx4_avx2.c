@@ -20,7 +20,8 @@
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx2, 4)
 
-const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2, 1};
+const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, kpqc_keccakx4_f1600_avx2,
+                                                          kpqc_keccakx4_store_lanes_avx2, 1};
 
 /* Instances 0-3, then 4-7, of eight lane-interleaved states, in place (the
  * portable fallback copies both halves out and back). */
@@ -32,22 +33,34 @@ static void f1600x8_avx2(uint64_t s[25][8]) {
     keccakx8_high_avx2(s);
 }
 
-/* Lanes i..i+3 of four instances, a 4x4 block of words: 64-bit unpacks
- * pair the rows, 128-bit halves finish the transpose. */
-static void store_lanes_avx2(uint8_t *const out[8], const uint64_t s[25][8], unsigned n) {
+/* The first n lanes of four instances whose lane i sits at s[i * stride]
+ * (instance j at +j), instance j to out[j]: lanes i..i+3 are a 4x4 block
+ * of words, 64-bit unpacks pair the rows, 128-bit halves finish the
+ * transpose. */
+static void store_lanes4(uint8_t *const out[4], const uint64_t *s, unsigned stride, unsigned n) {
     unsigned i = 0;
-    for (; i + 4 <= n; i += 4)
-        for (unsigned h = 0; h < 8; h += 4) {
-            const V r0 = LOADV(&s[i][h]), r1 = LOADV(&s[i + 1][h]), r2 = LOADV(&s[i + 2][h]), r3 = LOADV(&s[i + 3][h]);
-            const V t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
-            const V t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
-            STOREV(out[h] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x20));
-            STOREV(out[h + 1] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x20));
-            STOREV(out[h + 2] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x31));
-            STOREV(out[h + 3] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x31));
-        }
+    for (; i + 4 <= n; i += 4) {
+        const V r0 = LOADV(&s[i * stride]), r1 = LOADV(&s[(i + 1) * stride]);
+        const V r2 = LOADV(&s[(i + 2) * stride]), r3 = LOADV(&s[(i + 3) * stride]);
+        const V t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+        const V t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+        STOREV(out[0] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x20));
+        STOREV(out[1] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x20));
+        STOREV(out[2] + 8 * i, _mm256_permute2x128_si256(t0, t2, 0x31));
+        STOREV(out[3] + 8 * i, _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
     for (; i < n; i++)
-        for (unsigned j = 0; j < 8; j++) kpqc_store64_le(out[j] + 8 * i, s[i][j]);
+        for (unsigned j = 0; j < 4; j++) kpqc_store64_le(out[j] + 8 * i, s[i * stride + j]);
+}
+
+/* Also the AVX-512 level's (its 256-bit registers gain nothing here). */
+void kpqc_keccakx4_store_lanes_avx2(uint8_t *const out[4], const uint64_t s[25][4], unsigned n) {
+    store_lanes4(out, &s[0][0], 4, n);
+}
+
+static void store_lanes_avx2(uint8_t *const out[8], const uint64_t s[25][8], unsigned n) {
+    store_lanes4(out, &s[0][0], 8, n);
+    store_lanes4(out + 4, &s[0][4], 8, n);
 }
 
 const kpqc_keccakx8_backend kpqc_keccakx8_backend_avx2 = {{"avx2", KPQC_FEAT_AVX2}, f1600x8_avx2, store_lanes_avx2, 0};

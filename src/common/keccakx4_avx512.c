@@ -20,4 +20,5 @@
 KECCAK_SIMD_PERMUTE(kpqc_keccakx4_f1600_avx512, 4)
 
 const kpqc_keccakx4_backend kpqc_keccakx4_backend_avx512 = {{"avx512", KPQC_LEVEL_AVX512},
-                                                            kpqc_keccakx4_f1600_avx512, 1};
+                                                            kpqc_keccakx4_f1600_avx512,
+                                                            kpqc_keccakx4_store_lanes_avx2, 1};

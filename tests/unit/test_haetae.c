@@ -161,27 +161,6 @@ static void test_ntt(void) {
     }
 }
 
-/* The four Keccak states' blocks to four buffers, every length up to the
- * rate, on every backend against the lane-by-lane copy; the bytes past
- * the length stay untouched. */
-static void test_store_rate4(void) {
-    uint64_t st[25 * 4];
-    for (unsigned i = 0; i < 25 * 4; i++) st[i] = ((uint64_t)rnd32() << 32) | rnd32();
-    for (unsigned nwords = 0; nwords <= 25; nwords++) {
-        uint8_t ref[4][200 + 8], got[4][200 + 8];
-        memset(ref, 0xa5, sizeof ref);
-        for (unsigned j = 0; j < 4; j++) kpqc_haetae_store_lanes(ref[j], st, 4, j, nwords);
-        for (size_t k = 0; k < nbackends; k++) {
-            if (!kpqc_backend_usable(backends[k])) continue;
-            const struct haetae_backend *be = (const struct haetae_backend *)backends[k];
-            memset(got, 0xa5, sizeof got);
-            uint8_t *const out[4] = {got[0], got[1], got[2], got[3]};
-            be->store_rate4(out, st, nwords);
-            CHECK_MSG(memcmp(ref, got, sizeof ref) == 0, "%s store_rate4 differs (%u words)", be->info.name, nwords);
-        }
-    }
-}
-
 /* The encoder's division by a frequency: every frequency, at the ends of
  * the state's range, around the multiples of f where the quotient steps
  * (x m / 2^shift is then closest to an integer), and at random. */
@@ -763,7 +742,6 @@ int main(void) {
     }
     backends = kpqc_haetae_backends(&nbackends);
     test_ntt();
-    test_store_rate4();
     test_rans_divisor();
     test_rans();
     test_fft();

@@ -250,8 +250,6 @@ struct haetae_backend {
     /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
     uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
-    /* the hyperball's streams: kpqc_haetae_store_rate4 */
-    void (*store_rate4)(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -277,12 +275,6 @@ static inline void kpqc_haetae_store_lanes(uint8_t *out, const uint64_t *st, uns
     }
 }
 
-/* The first nwords lanes of each of four lane-interleaved Keccak states,
- * state j to out[j]: kpqc_haetae_store_lanes for the four at once. */
-void kpqc_haetae_store_rate4_portable(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
-#ifdef KPQC_ISA_AVX2
-void kpqc_haetae_store_rate4_avx2(uint8_t *const out[4], const uint64_t *st, unsigned nwords);
-#endif
 
 /* Hyperball candidates are 26-byte pieces; a polynomial takes at least
  * ceil((32 + 26 * 256) / 136) blocks of its stream, which are evaluated
@@ -322,7 +314,7 @@ struct haetae_gauss_ws {
     struct haetae_gauss_lane lanes[8];
     uint64_t st[25 * 8]; /* lane i of state j at st[i * width + j] */
     unsigned width, rows;
-    void (*f1600x4)(uint64_t s[25][4]);
+    const kpqc_keccakx4_backend *x4;
     void (*f1600x8)(uint64_t s[25][8]);
     uint8_t in[HAETAE_CRHBYTES + 2]; /* seed || nonce */
     uint16_t nonce0;

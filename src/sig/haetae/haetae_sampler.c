@@ -288,7 +288,7 @@ void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_ga
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce) {
     ws->width = kpqc_haetae_keccak_width();
     ws->f1600x8 = kpqc_keccakx8_select_backend()->f1600x8;
-    ws->f1600x4 = kpqc_keccakx4_select_backend()->f1600x4;
+    ws->x4 = kpqc_keccakx4_select_backend();
     ws->rows = p->l + p->k;
     memcpy(ws->in, seed, HAETAE_CRHBYTES);
     ws->nonce0 = nonce;
@@ -336,10 +336,6 @@ static void lane_finish(struct haetae_gauss_ws *ws, unsigned j) {
     g->busy = 0;
 }
 
-void kpqc_haetae_store_rate4_portable(uint8_t *const out[4], const uint64_t *st, unsigned nwords) {
-    for (unsigned j = 0; j < 4; j++) kpqc_haetae_store_lanes(out[j], st, 4, j, nwords);
-}
-
 /* Where a lane's next block goes: after the blocks so far until the first
  * evaluation, then after the carried bytes. */
 static uint8_t *block_dest(struct haetae_gauss_lane *g) {
@@ -349,7 +345,7 @@ static uint8_t *block_dest(struct haetae_gauss_lane *g) {
 /* One permutation of all states, and each busy one's block to its row.
  * Four states store together (an idle one into its own buffer, unused
  * until the lane starts a row). */
-static void queue_step(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
+static void queue_step(struct haetae_gauss_ws *ws) {
     const unsigned w = ws->width;
     if (w == 8) {
         ws->f1600x8((uint64_t(*)[8])ws->st);
@@ -357,10 +353,10 @@ static void queue_step(struct haetae_gauss_ws *ws, const struct haetae_backend *
             if (ws->lanes[j].busy)
                 kpqc_haetae_store_lanes(block_dest(&ws->lanes[j]), ws->st, w, j, KPQC_SHAKE256_RATE / 8);
     } else {
-        ws->f1600x4((uint64_t(*)[4])ws->st);
+        ws->x4->f1600x4((uint64_t(*)[4])ws->st);
         uint8_t *out[4];
         for (unsigned j = 0; j < 4; j++) out[j] = ws->lanes[j].busy ? block_dest(&ws->lanes[j]) : ws->lanes[j].buf;
-        be->store_rate4(out, ws->st, KPQC_SHAKE256_RATE / 8);
+        ws->x4->store_lanes(out, (const uint64_t(*)[4])ws->st, KPQC_SHAKE256_RATE / 8);
     }
     for (unsigned j = 0; j < w; j++) {
         struct haetae_gauss_lane *g = &ws->lanes[j];
@@ -382,7 +378,7 @@ static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *
     while (ws->ready_now < ws->rows) {
         for (unsigned j = 0; j < ws->width; j++)
             if (!ws->lanes[j].busy && ws->next < ws->base + 2 * ws->rows) lane_start(ws, be, j);
-        queue_step(ws, be);
+        queue_step(ws);
     }
 }
 
