@@ -19,49 +19,30 @@
 #include "common/keccak.h"
 #include "smaugt.h"
 
-/* Whole little-endian words in and out of lane j: a plain copy on a
- * little-endian host (the byte-wise helpers of keccak.h are not merged
- * into word moves here, and these copies are most of the queue's own
- * work). */
-static inline uint64_t load_word(const uint8_t *in) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, in, 8);
-    return v;
-#else
-    return kpqc_load64_le(in);
-#endif
-}
-
-static inline void store_word(uint8_t *out, uint64_t v) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(out, &v, 8);
-#else
-    kpqc_store64_le(out, v);
-#endif
-}
-
-/* Four words a step: the loop's own bookkeeping was as much as the moves. */
+/* Whole little-endian words in and out of lane j (kpqc_load64_le and
+ * kpqc_store64_le are one move each on a little-endian host; these copies
+ * are most of the queue's own work), four words a step: the loop's own
+ * bookkeeping was as much as the moves. */
 static inline void xor_words(uint64_t s[25][4], unsigned j, const uint8_t *in, size_t words) {
     size_t i = 0;
     for (; i + 4 <= words; i += 4) {
-        s[i][j] ^= load_word(in + 8 * i);
-        s[i + 1][j] ^= load_word(in + 8 * i + 8);
-        s[i + 2][j] ^= load_word(in + 8 * i + 16);
-        s[i + 3][j] ^= load_word(in + 8 * i + 24);
+        s[i][j] ^= kpqc_load64_le(in + 8 * i);
+        s[i + 1][j] ^= kpqc_load64_le(in + 8 * i + 8);
+        s[i + 2][j] ^= kpqc_load64_le(in + 8 * i + 16);
+        s[i + 3][j] ^= kpqc_load64_le(in + 8 * i + 24);
     }
-    for (; i < words; i++) s[i][j] ^= load_word(in + 8 * i);
+    for (; i < words; i++) s[i][j] ^= kpqc_load64_le(in + 8 * i);
 }
 
 static inline void store_words(uint8_t *out, const uint64_t s[25][4], unsigned j, size_t words) {
     size_t i = 0;
     for (; i + 4 <= words; i += 4) {
-        store_word(out + 8 * i, s[i][j]);
-        store_word(out + 8 * i + 8, s[i + 1][j]);
-        store_word(out + 8 * i + 16, s[i + 2][j]);
-        store_word(out + 8 * i + 24, s[i + 3][j]);
+        kpqc_store64_le(out + 8 * i, s[i][j]);
+        kpqc_store64_le(out + 8 * i + 8, s[i + 1][j]);
+        kpqc_store64_le(out + 8 * i + 16, s[i + 2][j]);
+        kpqc_store64_le(out + 8 * i + 24, s[i + 3][j]);
     }
-    for (; i < words; i++) store_word(out + 8 * i, s[i][j]);
+    for (; i < words; i++) kpqc_store64_le(out + 8 * i, s[i][j]);
 }
 
 /* A lane taking a new job starts from the zero state (the rows of the

@@ -262,17 +262,9 @@ const struct haetae_backend *kpqc_haetae_select_backend(void);
 const kpqc_backend_info *const *kpqc_haetae_backends(size_t *n);
 
 /* The first nwords lanes of state j of w lane-interleaved Keccak states
- * (lane i at st[i * w + j]), little-endian: a plain copy on such hosts,
- * since the compilers leave the byte stores of this strided loop
- * unmerged. */
+ * (lane i at st[i * w + j]), little-endian. */
 static inline void kpqc_haetae_store_lanes(uint8_t *out, const uint64_t *st, unsigned w, unsigned j, unsigned nwords) {
-    for (unsigned i = 0; i < nwords; i++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        memcpy(out + 8 * i, &st[i * w + j], 8);
-#else
-        kpqc_store64_le(out + 8 * i, st[i * w + j]);
-#endif
-    }
+    for (unsigned i = 0; i < nwords; i++) kpqc_store64_le(out + 8 * i, st[i * w + j]);
 }
 
 
