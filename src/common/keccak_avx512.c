@@ -21,11 +21,15 @@
 
 #include "keccak.h"
 #include "keccak_f1600.h"
+#include "keccak_rho_pi.h"
 
 #define V __m128i
 #define XOR(a, b) _mm_xor_si128((a), (b))
 #define ROL(v, n) _mm_rol_epi64((v), (n))
 #define CHI(a, b, c) KPQC_CHI(_mm, (a), (b), (c)) /* a ^ (~b & c) */
+/* rho's rotations, those by 8 and 56 as byte shuffles (n is a constant,
+ * so the choice is made at compile time) */
+#define RHO(v, n) ((n) == 8 ? _mm_shuffle_epi8((v), rol8) : (n) == 56 ? _mm_shuffle_epi8((v), rol56) : ROL((v), (n)))
 
 /* Chi on one row b0..b4 into lanes E##i0..E##i4, each added to its
  * column's parity c0..c4 (the first row, which also takes iota, starts
@@ -40,46 +44,24 @@
 
 /*
  * One round from state A into state E with the column parities c0..c4 of A
- * given, leaving those of E in c0..c4.  Lane (x,y) is A##(x+5y); output row
- * y' takes the lanes (3y'+x mod 5, x) rotated by their rho offsets.
+ * given, leaving those of E in c0..c4 (rho/pi from keccak_rho_pi.h).
  */
 #define ROUND(A, E, rc)                                                                        \
     do {                                                                                       \
-        V d0 = XOR(c4, ROL(c1, 1)), d1 = XOR(c0, ROL(c2, 1)), d2 = XOR(c1, ROL(c3, 1));        \
-        V d3 = XOR(c2, ROL(c4, 1)), d4 = XOR(c3, ROL(c0, 1));                                  \
+        KECCAK_THETA_D;                                                                        \
         V b0, b1, b2, b3, b4;                                                                  \
-        b0 = XOR(A##00, d0);                                                                   \
-        b1 = ROL(XOR(A##06, d1), 44);                                                          \
-        b2 = ROL(XOR(A##12, d2), 43);                                                          \
-        b3 = ROL(XOR(A##18, d3), 21);                                                          \
-        b4 = ROL(XOR(A##24, d4), 14);                                                          \
+        KECCAK_RHO_PI_ROW0(A, RHO);                                                            \
         E##00 = XOR(CHI(b0, b1, b2), _mm_cvtsi64_si128((long long)(rc)));                      \
         E##01 = CHI(b1, b2, b3); E##02 = CHI(b2, b3, b4);             \
         E##03 = CHI(b3, b4, b0); E##04 = CHI(b4, b0, b1);                                      \
         c0 = E##00; c1 = E##01; c2 = E##02; c3 = E##03; c4 = E##04;                            \
-        b0 = ROL(XOR(A##03, d3), 28);                                                          \
-        b1 = ROL(XOR(A##09, d4), 20);                                                          \
-        b2 = ROL(XOR(A##10, d0), 3);                                                           \
-        b3 = ROL(XOR(A##16, d1), 45);                                                          \
-        b4 = ROL(XOR(A##22, d2), 61);                                                          \
+        KECCAK_RHO_PI_ROW1(A, RHO);                                                            \
         CHI_ROW(E, 05, 06, 07, 08, 09);                                                        \
-        b0 = ROL(XOR(A##01, d1), 1);                                                           \
-        b1 = ROL(XOR(A##07, d2), 6);                                                           \
-        b2 = ROL(XOR(A##13, d3), 25);                                                          \
-        b3 = _mm_shuffle_epi8(XOR(A##19, d4), rol8);                                           \
-        b4 = ROL(XOR(A##20, d0), 18);                                                          \
+        KECCAK_RHO_PI_ROW2(A, RHO);                                                            \
         CHI_ROW(E, 10, 11, 12, 13, 14);                                                        \
-        b0 = ROL(XOR(A##04, d4), 27);                                                          \
-        b1 = ROL(XOR(A##05, d0), 36);                                                          \
-        b2 = ROL(XOR(A##11, d1), 10);                                                          \
-        b3 = ROL(XOR(A##17, d2), 15);                                                          \
-        b4 = _mm_shuffle_epi8(XOR(A##23, d3), rol56);                                          \
+        KECCAK_RHO_PI_ROW3(A, RHO);                                                            \
         CHI_ROW(E, 15, 16, 17, 18, 19);                                                        \
-        b0 = ROL(XOR(A##02, d2), 62);                                                          \
-        b1 = ROL(XOR(A##08, d3), 55);                                                          \
-        b2 = ROL(XOR(A##14, d4), 39);                                                          \
-        b3 = ROL(XOR(A##15, d0), 41);                                                          \
-        b4 = ROL(XOR(A##21, d1), 2);                                                           \
+        KECCAK_RHO_PI_ROW4(A, RHO);                                                            \
         CHI_ROW(E, 20, 21, 22, 23, 24);                                                        \
     } while (0)
 

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "keccak_rho_pi.h"
+
 static const uint64_t keccak_simd_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
     0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
@@ -25,9 +27,8 @@ static const uint64_t keccak_simd_rc[24] = {
 };
 
 /*
- * One round in the textbook form; the rho/pi step is written out so every
- * rotation count is a constant.  Lane (x,y) is index x + 5y; pi sends
- * (x,y) to (y, 2x+3y).
+ * One round in the textbook form (rho/pi from keccak_rho_pi.h, every
+ * rotation count a constant).
  */
 #define KECCAK_SIMD_ROUND(A, E, r)                                                              \
     do {                                                                                        \
@@ -36,59 +37,33 @@ static const uint64_t keccak_simd_rc[24] = {
         V c2 = XOR5(A##02, A##07, A##12, A##17, A##22);                                         \
         V c3 = XOR5(A##03, A##08, A##13, A##18, A##23);                                         \
         V c4 = XOR5(A##04, A##09, A##14, A##19, A##24);                                         \
-        V d0 = XOR(c4, ROL(c1, 1)), d1 = XOR(c0, ROL(c2, 1)), d2 = XOR(c1, ROL(c3, 1));        \
-        V d3 = XOR(c2, ROL(c4, 1)), d4 = XOR(c3, ROL(c0, 1));                                   \
+        KECCAK_THETA_D;                                                                         \
         V b0, b1, b2, b3, b4;                                                                   \
-        /* row y'=0 of the result takes lanes (0,0),(1,1),(2,2),(3,3),(4,4) */                \
-        b0 = XOR(A##00, d0);                                                                    \
-        b1 = ROL(XOR(A##06, d1), 44);                                                           \
-        b2 = ROL(XOR(A##12, d2), 43);                                                           \
-        b3 = ROL(XOR(A##18, d3), 21);                                                           \
-        b4 = ROL(XOR(A##24, d4), 14);                                                           \
+        KECCAK_RHO_PI_ROW0(A, ROL);                                                             \
         E##00 = XOR(CHI(b0, b1, b2), SET1(keccak_simd_rc[r]));                                  \
         E##01 = CHI(b1, b2, b3);                                                                \
         E##02 = CHI(b2, b3, b4);                                                                \
         E##03 = CHI(b3, b4, b0);                                                                \
         E##04 = CHI(b4, b0, b1);                                                                \
-        /* y'=1: lanes (3,0),(4,1),(0,2),(1,3),(2,4) */                                        \
-        b0 = ROL(XOR(A##03, d3), 28);                                                           \
-        b1 = ROL(XOR(A##09, d4), 20);                                                           \
-        b2 = ROL(XOR(A##10, d0), 3);                                                            \
-        b3 = ROL(XOR(A##16, d1), 45);                                                           \
-        b4 = ROL(XOR(A##22, d2), 61);                                                           \
+        KECCAK_RHO_PI_ROW1(A, ROL);                                                             \
         E##05 = CHI(b0, b1, b2);                                                                \
         E##06 = CHI(b1, b2, b3);                                                                \
         E##07 = CHI(b2, b3, b4);                                                                \
         E##08 = CHI(b3, b4, b0);                                                                \
         E##09 = CHI(b4, b0, b1);                                                                \
-        /* y'=2: lanes (1,0),(2,1),(3,2),(4,3),(0,4) */                                        \
-        b0 = ROL(XOR(A##01, d1), 1);                                                            \
-        b1 = ROL(XOR(A##07, d2), 6);                                                            \
-        b2 = ROL(XOR(A##13, d3), 25);                                                           \
-        b3 = ROL(XOR(A##19, d4), 8);                                                            \
-        b4 = ROL(XOR(A##20, d0), 18);                                                           \
+        KECCAK_RHO_PI_ROW2(A, ROL);                                                             \
         E##10 = CHI(b0, b1, b2);                                                                \
         E##11 = CHI(b1, b2, b3);                                                                \
         E##12 = CHI(b2, b3, b4);                                                                \
         E##13 = CHI(b3, b4, b0);                                                                \
         E##14 = CHI(b4, b0, b1);                                                                \
-        /* y'=3: lanes (4,0),(0,1),(1,2),(2,3),(3,4) */                                        \
-        b0 = ROL(XOR(A##04, d4), 27);                                                           \
-        b1 = ROL(XOR(A##05, d0), 36);                                                           \
-        b2 = ROL(XOR(A##11, d1), 10);                                                           \
-        b3 = ROL(XOR(A##17, d2), 15);                                                           \
-        b4 = ROL(XOR(A##23, d3), 56);                                                           \
+        KECCAK_RHO_PI_ROW3(A, ROL);                                                             \
         E##15 = CHI(b0, b1, b2);                                                                \
         E##16 = CHI(b1, b2, b3);                                                                \
         E##17 = CHI(b2, b3, b4);                                                                \
         E##18 = CHI(b3, b4, b0);                                                                \
         E##19 = CHI(b4, b0, b1);                                                                \
-        /* y'=4: lanes (2,0),(3,1),(4,2),(0,3),(1,4) */                                        \
-        b0 = ROL(XOR(A##02, d2), 62);                                                           \
-        b1 = ROL(XOR(A##08, d3), 55);                                                           \
-        b2 = ROL(XOR(A##14, d4), 39);                                                           \
-        b3 = ROL(XOR(A##15, d0), 41);                                                           \
-        b4 = ROL(XOR(A##21, d1), 2);                                                            \
+        KECCAK_RHO_PI_ROW4(A, ROL);                                                             \
         E##20 = CHI(b0, b1, b2);                                                                \
         E##21 = CHI(b1, b2, b3);                                                                \
         E##22 = CHI(b2, b3, b4);                                                                \
