@@ -226,6 +226,21 @@ static void test_rans(void) {
                     CHECK(kpqc_haetae_rans_decode_two(&a, &b) != 0);
                     a.len = len - 1, b.len = len2;
                     CHECK(kpqc_haetae_rans_decode_two(&b, &a) != 0);
+                    /* encoded side by side, in either order: the same two codes */
+                    uint8_t two_a[2048], two_b[2048];
+                    struct haetae_rans_text ta = {sym, n, t, two_a, sizeof two_a, 0};
+                    struct haetae_rans_text tb = {sym2, N, u, two_b, sizeof two_b, 0};
+                    CHECK(kpqc_haetae_rans_encode_two(&ta, &tb) == 0);
+                    CHECK(ta.len == len && memcmp(two_a, exact, len) == 0);
+                    CHECK(tb.len == len2 && memcmp(two_b, enc2, len2) == 0);
+                    CHECK(kpqc_haetae_rans_encode_two(&tb, &ta) == 0);
+                    CHECK(ta.len == len && memcmp(two_a, exact, len) == 0);
+                    CHECK(tb.len == len2 && memcmp(two_b, enc2, len2) == 0);
+                    /* too small a capacity on either side is refused */
+                    tb.cap = len2 - 1;
+                    CHECK(kpqc_haetae_rans_encode_two(&ta, &tb) != 0);
+                    tb.cap = sizeof two_b, ta.cap = len - 1;
+                    CHECK(kpqc_haetae_rans_encode_two(&tb, &ta) != 0);
                 }
                 /* the length is part of the code: one byte less or more is refused */
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len - 1) != 0);

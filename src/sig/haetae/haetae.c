@@ -13,6 +13,7 @@
  * Messages are bound as mu = SHAKE256(pk || ctxlen || ctx || m); signing is
  * hedged: seed = SHAKE256(key || rnd || mu) with 32 fresh bytes rnd.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,9 +292,10 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
             sym_h[i * HAETAE_N + j] = (uint8_t)(v > cut ? v - p->offset_h : v);
         }
     }
-    size_t n_hb = kpqc_haetae_rans_encode(enc_hb, p->base_enc_hb_z1 + 255, &p->rans_hb_z1, sym_hb,
-                                     p->l * HAETAE_N);
-    size_t n_h = kpqc_haetae_rans_encode(enc_h, p->base_enc_h + 255, &p->rans_h, sym_h, p->k * HAETAE_N);
+    struct haetae_rans_text hb_text = {sym_hb, p->l * HAETAE_N, &p->rans_hb_z1, enc_hb, p->base_enc_hb_z1 + 255, 0};
+    struct haetae_rans_text h_text = {sym_h, p->k * HAETAE_N, &p->rans_h, enc_h, p->base_enc_h + 255, 0};
+    if (kpqc_haetae_rans_encode_two(&hb_text, &h_text) != 0) return -1;
+    const size_t n_hb = hb_text.len, n_h = h_text.len;
     if (n_hb < p->base_enc_hb_z1 || n_h < p->base_enc_h) return -1;
     if (HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h > p->sig_bytes) return -1;
     q[0] = (uint8_t)(n_hb - p->base_enc_hb_z1);
@@ -333,6 +335,8 @@ static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly 
 
 /* ---------- signing ---------- */
 
+/* The public matrix first and the public key last: what lies between
+ * (and the sampler's memory) is wiped. */
 struct sign_ws {
     hpoly A[HAETAE_KMAX][HAETAE_LMAX];
     hpoly shat[MMAX + HAETAE_KMAX];
@@ -460,7 +464,9 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         if (pack_sig(p, sig, &w->c, w->lb, w->hb, w->h) == 0) break;
     }
     *sig_len = p->sig_bytes;
-    kpqc_wipe(w, sizeof *w);
+    /* A and pk are public; the rest from the key's NTT on is wiped */
+    kpqc_wipe(w->shat, offsetof(struct sign_ws, pk) - offsetof(struct sign_ws, shat));
+    kpqc_haetae_hyperball_wipe(&w->gauss);
     free(w);
     return KPQC_OK;
 }

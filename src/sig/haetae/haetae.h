@@ -325,6 +325,8 @@ void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_ga
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
                                   struct haetae_gauss_ws *ws, int32_t y[][HAETAE_N], uint8_t *b);
+/* Wipes what the sampler wrote: the states' lanes it ran and the rest. */
+void kpqc_haetae_hyperball_wipe(struct haetae_gauss_ws *ws);
 
 /* ---- key singular value (haetae_fft.c) ---- */
 int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
@@ -382,6 +384,18 @@ static inline uint32_t kpqc_haetae_rans_div(uint32_t x, struct haetae_rans_divis
  * the code would exceed cap bytes. */
 size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
                           const uint8_t *sym, size_t n);
+/* n symbols from sym encoded under table t into out, at most cap bytes;
+ * the code's size goes to len. */
+struct haetae_rans_text {
+    const uint8_t *sym;
+    size_t n;
+    const struct haetae_rans_table *t;
+    uint8_t *out;
+    size_t cap, len;
+};
+/* Encodes two texts at once (as two kpqc_haetae_rans_encode); 0 when both
+ * have codes that fit, else -1 with both lengths 0 or one of them 0. */
+int kpqc_haetae_rans_encode_two(struct haetae_rans_text *a, struct haetae_rans_text *b);
 /* Decodes exactly n symbols from exactly len bytes; 0 on success. */
 int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len);

@@ -12,6 +12,7 @@
  * information on the accepted values (they are independent of the number
  * of rejections before them), and the ball-rejection verdict.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/ct.h"
@@ -371,6 +372,12 @@ static void queue_step(struct haetae_gauss_ws *ws) {
         }
         if (g->done) lane_finish(ws, j);
     }
+}
+
+void kpqc_haetae_hyperball_wipe(struct haetae_gauss_ws *ws) {
+    /* lanes from width on were never started (half of them at four states) */
+    kpqc_wipe(ws->lanes, ws->width * sizeof ws->lanes[0]);
+    kpqc_wipe(ws->st, sizeof *ws - offsetof(struct haetae_gauss_ws, st));
 }
 
 /* Runs the queue until the current attempt's rows are all in their slots. */
