@@ -423,7 +423,10 @@ static void test_approx_exp(void) {
         xi[n++] = top / 2 + d - 32;
         xi[n++] = (INT64_C(1) << 26) + d - 32; /* limb boundaries */
         xi[n++] = (INT64_C(1) << 32) + d - 32;
+        xi[n++] = (INT64_C(1) << 31) + d - 32; /* the split of xi into 31 + 17 bits */
+        xi[n++] = ((int64_t)d << 31) + (INT64_C(1) << 31) - 1;
     }
+    xi[n++] = INT64_C(1) << 47; /* c0 xi a multiple of 2^48: the first step does not round */
     for (uint64_t x = 0; x <= 166; x++) /* y just below x + 1: (2x + 1) / 512 */
         xi[n++] = (int64_t)(((2 * x + 1) << 39) - 1);
     while (n < T * 8) xi[n++] = (int64_t)((((uint64_t)rnd32() << 32) | rnd32()) % (uint64_t)top);

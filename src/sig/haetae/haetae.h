@@ -186,6 +186,8 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
  * the candidate, eight at a time: measured faster than inline, and faster
  * than an AVX-512 build of exact 26-bit-limb products. */
 #define HAETAE_EXP_DEGREE 10
+/* the leading coefficient, which the vector kernels' first step needs below 2^26 */
+#define HAETAE_EXP_COEF0 INT64_C(55868746)
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
 #ifdef KPQC_ISA_AVX2

@@ -122,7 +122,7 @@ static inline int64_t mulh48(int64_t a, int64_t b) {
  * candidates give 0 <= xi < 2^48 (see haetae.h); Horner's r then stays
  * below 2^50 in magnitude. */
 const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {
-    INT64_C(55868746),        INT64_C(-743564434),      INT64_C(6953427278),
+    HAETAE_EXP_COEF0,         INT64_C(-743564434),      INT64_C(6953427278),
     INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
     INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
     INT64_C(-281474976710650), INT64_C(281474976710657),
