@@ -186,8 +186,14 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
  * the candidate, eight at a time: measured faster than inline, and faster
  * than an AVX-512 build of exact 26-bit-limb products. */
 #define HAETAE_EXP_DEGREE 10
-/* the leading coefficient, which the vector kernels' first step needs below 2^26 */
+/* the leading coefficient, which the vector kernels' first step needs below
+ * 2^26, and all of them (see kpqc_haetae_exp_coef): a kernel that holds
+ * them as constants unrolls Horner's steps on immediate operands */
 #define HAETAE_EXP_COEF0 INT64_C(55868746)
+#define HAETAE_EXP_COEFS                                                                                   \
+    HAETAE_EXP_COEF0, INT64_C(-743564434), INT64_C(6953427278), INT64_C(-55833338892), INT64_C(390932311155), \
+        INT64_C(-2345623661771), INT64_C(11728123872951), INT64_C(-46912496106200), INT64_C(140737488354861), \
+        INT64_C(-281474976710650), INT64_C(281474976710657)
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
 #ifdef KPQC_ISA_AVX2

@@ -21,60 +21,66 @@ static void starts(uint16_t start[64], const struct haetae_rans_table *t) {
     }
 }
 
-/* An encoder writes its bytes backwards from the end of buf, at most cap
- * of them; the last four are its final state. */
+/* An encoder writes its bytes backwards from the end of buf, down to
+ * floor (cap bytes at most); the last four are its final state.  The
+ * state x and the position are the callers' locals, so that the byte
+ * stores (which may alias anything in memory) keep neither from a
+ * register. */
 struct encoder {
     uint8_t buf[ENC_MAX];
-    size_t pos, floor;
-    uint32_t x;
+    size_t floor;
     const struct haetae_rans_table *t;
     uint16_t start[64];
     struct haetae_rans_divisor div[64];
 };
 
-static void encoder_init(struct encoder *e, const struct haetae_rans_table *t, size_t cap) {
-    e->pos = sizeof e->buf;
+static void encoder_init(struct encoder *e, const struct haetae_rans_table *t, size_t cap, uint32_t *x,
+                         size_t *pos) {
+    *pos = sizeof e->buf;
     e->floor = sizeof e->buf - (cap < sizeof e->buf ? cap : sizeof e->buf);
-    e->x = STATE_LOW;
     e->t = t;
     starts(e->start, t);
     for (unsigned s = 0; s < t->nsym; s++) e->div[s] = kpqc_haetae_rans_divisor(t->freq[s]);
+    *x = STATE_LOW;
 }
 
 /* One symbol in front of the code; -1 when it has none or the code is
  * full. */
-static inline int encode_step(struct encoder *e, unsigned s) {
+static inline int encode_step(struct encoder *e, uint32_t *state, size_t *pos, unsigned s) {
     if (s >= e->t->nsym) return -1;
-    uint32_t f = e->t->freq[s], x = e->x;
+    const uint32_t f = e->t->freq[s];
+    uint32_t x = *state;
     /* renormalise so that the new state stays below 2^31 */
     const uint32_t x_max = ((STATE_LOW >> SCALE_BITS) << 8) * f;
     while (x >= x_max) {
-        if (e->pos == e->floor) return -1;
-        e->buf[--e->pos] = (uint8_t)x;
+        if (*pos == e->floor) return -1;
+        e->buf[--*pos] = (uint8_t)x;
         x >>= 8;
     }
     /* x < 2^31 here */
     const uint32_t q = kpqc_haetae_rans_div(x, e->div[s]);
-    e->x = (q << SCALE_BITS) + (x - q * f) + e->start[s];
+    *state = (q << SCALE_BITS) + (x - q * f) + e->start[s];
     return 0;
 }
 
 /* The final state in front; the code's size, 0 when it does not fit. */
-static size_t encoder_finish(struct encoder *e, uint8_t *out) {
-    if (e->pos < e->floor + 4) return 0;
-    e->pos -= 4;
-    for (unsigned i = 0; i < 4; i++) e->buf[e->pos + i] = (uint8_t)(e->x >> (8 * i));
-    memcpy(out, e->buf + e->pos, sizeof e->buf - e->pos);
-    return sizeof e->buf - e->pos;
+static size_t encoder_finish(struct encoder *e, uint32_t x, size_t pos, uint8_t *out) {
+    if (pos < e->floor + 4) return 0;
+    pos -= 4;
+    for (unsigned i = 0; i < 4; i++) e->buf[pos + i] = (uint8_t)(x >> (8 * i));
+    memcpy(out, e->buf + pos, sizeof e->buf - pos);
+    return sizeof e->buf - pos;
 }
 
 size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
                           const uint8_t *sym, size_t n) {
     struct encoder e;
-    encoder_init(&e, t, cap);
+    uint32_t x;
+    size_t pos;
+    encoder_init(&e, t, cap, &x, &pos);
     for (size_t i = n; i-- > 0;)
-        if (encode_step(&e, sym[i]) != 0) return 0;
-    return encoder_finish(&e, out);
+        if (encode_step(&e, &x, &pos, sym[i]) != 0) return 0;
+    return encoder_finish(&e, x, pos, out);
 }
 
 /* Two independent codes side by side, like decoding: the two states'
@@ -82,18 +88,20 @@ size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_ran
  * backwards, the longer one's tail first. */
 int kpqc_haetae_rans_encode_two(struct haetae_rans_text *a, struct haetae_rans_text *b) {
     struct encoder ea, eb;
-    encoder_init(&ea, a->t, a->cap);
-    encoder_init(&eb, b->t, b->cap);
+    uint32_t xa, xb;
+    size_t pa, pb;
+    encoder_init(&ea, a->t, a->cap, &xa, &pa);
+    encoder_init(&eb, b->t, b->cap, &xb, &pb);
     a->len = b->len = 0;
     size_t i = a->n, j = b->n;
     for (; i > j; i--)
-        if (encode_step(&ea, a->sym[i - 1]) != 0) return -1;
+        if (encode_step(&ea, &xa, &pa, a->sym[i - 1]) != 0) return -1;
     for (; j > i; j--)
-        if (encode_step(&eb, b->sym[j - 1]) != 0) return -1;
+        if (encode_step(&eb, &xb, &pb, b->sym[j - 1]) != 0) return -1;
     for (; i > 0; i--)
-        if ((encode_step(&ea, a->sym[i - 1]) | encode_step(&eb, b->sym[i - 1])) != 0) return -1;
-    a->len = encoder_finish(&ea, a->out);
-    b->len = encoder_finish(&eb, b->out);
+        if ((encode_step(&ea, &xa, &pa, a->sym[i - 1]) | encode_step(&eb, &xb, &pb, b->sym[i - 1])) != 0) return -1;
+    a->len = encoder_finish(&ea, xa, pa, a->out);
+    b->len = encoder_finish(&eb, xb, pb, b->out);
     return a->len != 0 && b->len != 0 ? 0 : -1;
 }
 

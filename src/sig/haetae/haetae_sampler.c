@@ -121,12 +121,7 @@ static inline int64_t mulh48(int64_t a, int64_t b) {
  * (GALACTICS degree-10 coefficients, rounded up), for eight xi.  The
  * candidates give 0 <= xi < 2^48 (see haetae.h); Horner's r then stays
  * below 2^50 in magnitude. */
-const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {
-    HAETAE_EXP_COEF0,         INT64_C(-743564434),      INT64_C(6953427278),
-    INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
-    INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
-    INT64_C(-281474976710650), INT64_C(281474976710657),
-};
+const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {HAETAE_EXP_COEFS};
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]) {
     for (unsigned j = 0; j < 8; j++) {
         int64_t r = kpqc_haetae_exp_coef[0];
