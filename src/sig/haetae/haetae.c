@@ -66,11 +66,6 @@ static void matrix_apply(const struct haetae_params *p, const struct haetae_back
     }
 }
 
-/* From a value mod q and its parity, the value mod 2q in [0, 2q). */
-static inline int32_t from_crt(int32_t xq, int32_t parity) {
-    return kpqc_haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
-}
-
 static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pklen,
                          const uint8_t *ctx, size_t ctx_len, const uint8_t *msg, size_t msg_len) {
     kpqc_keccak st;
@@ -398,11 +393,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         for (unsigned j = 0; j < l; j++) be->ntt(&w->rnd[j]);
         matrix_apply(p, be, w->Ay, w->A, w->rnd);
         for (unsigned i = 0; i < k; i++) {
-            for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = w->Ay[i].c[t] + 2 * w->rnd[l + i].c[t];
-                w->Ay[i].c[t] = from_crt(v, i == 0 ? y10.c[t] : 0);
-                w->hb_Ay[i].c[t] = kpqc_haetae_highbits_hint(p, w->Ay[i].c[t]);
-            }
+            be->commit_row(&w->Ay[i], &w->hb_Ay[i], &w->Ay[i], &w->rnd[l + i], i == 0 ? &y10 : NULL, p->alpha_hint_bits);
             kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
         }
         kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);

@@ -97,6 +97,10 @@ static inline int32_t kpqc_haetae_freeze2q(int32_t a) {
     KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
     return kpqc_haetae_reduce_mod(a, HAETAE_DQ, 33287);
 }
+/* From a value mod q and its parity, the value mod 2q in [0, 2q). */
+static inline int32_t kpqc_haetae_from_parity(int32_t xq, int32_t parity) {
+    return kpqc_haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
+}
 /* |a| < q -> representative in (-q/2, q/2] */
 static inline int32_t kpqc_haetae_center(int32_t a) {
     KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
@@ -141,11 +145,14 @@ void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
 void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
 /* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
  * with the top value (2q - 2) / alpha_h wrapped to 0. */
-static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
-    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
-    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
+static inline int32_t kpqc_haetae_highbits_alpha(int32_t r, unsigned alpha_bits) {
+    int32_t top = (HAETAE_DQ - 2) >> alpha_bits;
+    int32_t hb = (r + (1 << (alpha_bits - 1))) >> alpha_bits;
     hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
     return hb;
+}
+static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
+    return kpqc_haetae_highbits_alpha(r, p->alpha_hint_bits);
 }
 
 
@@ -258,6 +265,8 @@ struct haetae_backend {
     /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
     uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
+    /* signing: kpqc_haetae_commit_row */
+    void (*commit_row)(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb, unsigned alpha_bits);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -365,6 +374,15 @@ uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, c
  * (mod 2^64). */
 void kpqc_haetae_response_portable(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
                                    uint64_t norms[2]);
+/* A row of the signer's commitment: w = wq + 2 y2 mod 2q in [0, 2q), the
+ * value mod q made even or odd as the parity row lsb says (NULL: even),
+ * and its high bits hb.  |wq| < q (an inverse NTT's output) and
+ * |y2| < q / 2 (a rounded hyperball coordinate: at most B0 < q / 2); w and
+ * wq may be the same row. */
+void kpqc_haetae_commit_row_portable(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb,
+                                     unsigned alpha_bits);
+void kpqc_haetae_commit_row_avx2(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb,
+                                 unsigned alpha_bits);
 void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
                                uint64_t norms[2]);
 
