@@ -271,10 +271,13 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
     uint8_t *q = sig + HAETAE_N / 8;
     for (unsigned i = 0; i < p->l; i++)
         for (unsigned j = 0; j < HAETAE_N; j++) *q++ = (uint8_t)lb[i].c[j];
+    /* a value without a symbol marks the signature too large; the loops
+     * check all and branch once, so that they vectorise */
+    uint32_t no_symbol = 0;
     for (unsigned i = 0; i < p->l; i++) {
         for (unsigned j = 0; j < HAETAE_N; j++) {
-            int32_t s = hb[i].c[j] + (int32_t)p->offset_hb_z1;
-            if (s < 0 || s >= (int32_t)p->rans_hb_z1.nsym) return -1;
+            uint32_t s = (uint32_t)(hb[i].c[j] + (int32_t)p->offset_hb_z1);
+            no_symbol |= s >= p->rans_hb_z1.nsym; /* negative ones too */
             sym_hb[i * HAETAE_N + j] = (uint8_t)s;
         }
     }
@@ -283,10 +286,11 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
     for (unsigned i = 0; i < p->k; i++) {
         for (unsigned j = 0; j < HAETAE_N; j++) {
             uint32_t v = (uint32_t)h[i].c[j];
-            if (v > cut && v <= cut + p->offset_h) return -1;
+            no_symbol |= v > cut && v <= cut + p->offset_h;
             sym_h[i * HAETAE_N + j] = (uint8_t)(v > cut ? v - p->offset_h : v);
         }
     }
+    if (no_symbol) return -1;
     struct haetae_rans_text hb_text = {sym_hb, p->l * HAETAE_N, &p->rans_hb_z1, enc_hb, p->base_enc_hb_z1 + 255, 0};
     struct haetae_rans_text h_text = {sym_h, p->k * HAETAE_N, &p->rans_h, enc_h, p->base_enc_h + 255, 0};
     if (kpqc_haetae_rans_encode_two(&hb_text, &h_text) != 0) return -1;
