@@ -309,7 +309,8 @@ static int keypair(const smaugt_params *p, uint8_t *pk, uint8_t *sk, const kpqc_
 
 /* All of an encapsulation's hashes, in the order of their urgency:
  * SHA3-256(pk), then the seeds and r waiting for it, with A beside them;
- * one queue, or two and the seeds between where that saves nothing. */
+ * one queue, or (where that saves nothing) A beside SHA3-256(pk), then
+ * the seeds and r as decapsulation queues them. */
 static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_t *pk, const kpqc_rng *rng) {
     const kpqc_smaugt_backend *be = kpqc_smaugt_select_backend();
     uint8_t in[SMAUGT_MSG_MAX + 32], seeds[64];
@@ -321,8 +322,7 @@ static int encaps(const smaugt_params *p, uint8_t *ct, uint8_t *ss, const uint8_
     jobs[0] = sponge_job(pk, smaugt_pk_bytes(p), in + p->msg_bytes, 32, KPQC_SHA3_256_RATE, 0x06);
     if (a_fits_beside(p, 3, sha3_perms(smaugt_pk_bytes(p)))) {
         kpqc_smaugt_sponges(jobs, 1 + a_jobs(p, jobs + 1, &a, pk));
-        kpqc_shake256(seeds, sizeof seeds, in, p->msg_bytes + 32);
-        kpqc_smaugt_sponges(jobs, r_jobs(p, jobs, 0, seeds, rb));
+        kpqc_smaugt_sponges(jobs, enc_jobs(p, jobs, 0, 0, in, seeds, rb));
     } else {
         unsigned n = enc_jobs(p, jobs, 1, 1, in, seeds, rb);
         n += a_jobs(p, jobs + n, &a, pk);
