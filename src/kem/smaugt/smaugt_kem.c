@@ -294,7 +294,7 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
 }
 
 /* d || seed: one request to the operating system (each is a system call,
- * about 0.36 us here, 3-5 % of a key generation), or d and then the seed
+ * about 0.36 us here, 2-5 % of a key generation), or d and then the seed
  * from a caller's rng, as the KATs' generator is asked (a deterministic
  * one gives other bytes for one request than for two). */
 static int keypair_coins(const kpqc_rng *rng, uint8_t coins[32 + SMAUGT_SEED_BYTES]) {
