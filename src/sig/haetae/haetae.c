@@ -460,7 +460,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
     }
     *sig_len = p->sig_bytes;
     /* A and pk are public; the rest from the key's NTT on is wiped */
-    kpqc_wipe(w->shat, offsetof(struct sign_ws, pk) - offsetof(struct sign_ws, shat));
+    kpqc_wipe((uint8_t *)w + offsetof(struct sign_ws, shat), offsetof(struct sign_ws, pk) - offsetof(struct sign_ws, shat));
     kpqc_haetae_hyperball_wipe(&w->gauss);
     free(w);
     return KPQC_OK;

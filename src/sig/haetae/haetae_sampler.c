@@ -372,7 +372,7 @@ static void queue_step(struct haetae_gauss_ws *ws) {
 void kpqc_haetae_hyperball_wipe(struct haetae_gauss_ws *ws) {
     /* lanes from width on were never started (half of them at four states) */
     kpqc_wipe(ws->lanes, ws->width * sizeof ws->lanes[0]);
-    kpqc_wipe(ws->st, sizeof *ws - offsetof(struct haetae_gauss_ws, st));
+    kpqc_wipe((uint8_t *)ws + offsetof(struct haetae_gauss_ws, st), sizeof *ws - offsetof(struct haetae_gauss_ws, st));
 }
 
 /* Runs the queue until the current attempt's rows are all in their slots. */
