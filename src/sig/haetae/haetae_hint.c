@@ -50,6 +50,9 @@ void kpqc_haetae_commit_row_portable(hpoly *w, hpoly *hb, const hpoly *wq, const
                                      unsigned alpha_bits) {
     for (unsigned t = 0; t < HAETAE_N; t++) {
         const int32_t parity = lsb != NULL ? lsb->c[t] : 0;
+        /* the ranges the vector kernels' masked corrections rely on */
+        KPQC_BOUND(wq->c[t] > -HAETAE_Q && wq->c[t] < HAETAE_Q);
+        KPQC_BOUND(y2->c[t] >= -(HAETAE_Q / 2) && y2->c[t] <= HAETAE_Q / 2);
         w->c[t] = kpqc_haetae_from_parity(wq->c[t] + 2 * y2->c[t], parity);
         hb->c[t] = kpqc_haetae_highbits_alpha(w->c[t], alpha_bits);
     }
