@@ -229,6 +229,8 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
             bad |= out;
         }
     }
+    /* the signs are borrows MemorySanitizer does not carry (KPQC_CT_TAINT) */
+    KPQC_CT_TAINT(s, (m + p->k) * sizeof s[0], sk + haetae_pk_bytes(p), off - haetae_pk_bytes(p));
     return bad;
 }
 
