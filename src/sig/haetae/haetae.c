@@ -225,6 +225,8 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
             bad |= out;
         }
     }
+    /* the signs are borrows MemorySanitizer does not carry (KPQC_CT_TAINT) */
+    KPQC_CT_TAINT(s, (m + p->k) * sizeof s[0], sk + haetae_pk_bytes(p), off - haetae_pk_bytes(p));
     return bad;
 }
 
@@ -421,7 +423,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         if (reject) {
             /* only the verdict of a rejected attempt is public */
             KPQC_CT_EXPECT_SECRET(&w->c, sizeof w->c, "a rejected attempt's challenge");
-            KPQC_CT_EXPECT_SECRET(w->z, sizeof w->z, "a rejected attempt's response");
+            KPQC_CT_EXPECT_SECRET_EACH(w->z, rows * HAETAE_N, sizeof w->z[0][0], "a rejected attempt's response");
             continue;
         }
         /* Accepted: z is now distributed independently of the key, and c

@@ -418,6 +418,10 @@ void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct ha
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
         hfix scale = kpqc_haetae_fix_mul_u64(kpqc_haetae_fix_invsqrt(p, xhalf), p->radius_scale);
+        /* a chain of fixed-point products' high halves, which MemorySanitizer
+         * does not see depend on the samples' norm (KPQC_CT_TAINT) */
+        KPQC_CT_TAINT(&scale, sizeof scale, &xhalf, sizeof xhalf);
+        KPQC_CT_EXPECT_SECRET(&scale, sizeof scale, "the hyperball's scale");
         uint64_t norm = 0;
         for (unsigned r = 0; r < rows; r++) {
             const unsigned slot = (ws->base + r) % HAETAE_ROW_SLOTS;
