@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aimer_field.h"
@@ -66,15 +67,6 @@ struct aimer_lin {
     unsigned char pow_tab[LMAX + 1];
 };
 
-/* From this many squarings on, x^(2^e) of a batch goes through the tables
- * of its matrix instead: on AVX2 one application costs about as much as
- * 4-13 squarings of eight elements, growing with the width, and aimer192's
- * e = 23 and 47 are most of its signing's squarings (signing 1.35 -> 1.18
- * times the authors' time).  aimer256's e = 19 is left to squarings: its
- * 32 KiB table, beside six matrices' and every party's shares, made
- * aimer256f signing 30 % slower (cache). */
-#define POW_TAB_MIN_E 20
-
 /* The field of an operation: its width and the kernels it runs on. */
 struct fctx {
     unsigned nw;
@@ -84,6 +76,30 @@ struct fctx {
 static inline struct fctx field_ctx(unsigned nw) {
     struct fctx f = {nw, kpqc_aimer_select_backend()};
     return f;
+}
+
+/* ---------- working memory ---------- */
+
+/*
+ * Signing and verifying take their working memory as one block, with the
+ * pieces at 64-byte boundaries (the table kernels read 32- and 64-byte
+ * pieces).  glibc gives a block back to the system at free() once the
+ * free space on top of its heap exceeds twice the largest block freed so
+ * far: in separate pieces, aimer256f's signing memory sat just below that
+ * and one more table put it above, so every signature paid for page
+ * faults (18 % of its time).  Alone, the block is its own largest.
+ */
+static inline size_t mem_piece(size_t *end, size_t len) {
+    size_t at = *end;
+    *end = (at + len + 63) & ~(size_t)63;
+    return at;
+}
+
+/* A block of len bytes, from a 64-byte boundary; free() *raw. */
+static inline uint8_t *mem_block(size_t len, void **raw) {
+    *raw = malloc(len + 63);
+    if (*raw == NULL) return NULL;
+    return (uint8_t *)*raw + ((64 - (uintptr_t)*raw % 64) % 64);
 }
 
 /* ---------- field helpers ---------- */

@@ -44,6 +44,9 @@ struct kpqc_aimer_backend {
     /* The widest field (in words) for which the tables pay off: they take
      * 2048 nw^2 bytes a matrix, read once per eight vectors. */
     unsigned mat_tab_max_nw;
+    /* From how many squarings on x^(2^e) of a batch goes through the
+     * tables of its matrix instead, where the width has tables. */
+    unsigned pow_tab_min_e;
 };
 
 /* Bytes of a matrix's tables: 16 nw groups of four rows, 128 bytes per

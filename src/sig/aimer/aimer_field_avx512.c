@@ -272,4 +272,7 @@ const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     /* GF(2^128) only: for the wider fields the masked XORs of mat_vec8,
      * which read the rows from L1, measured as fast or faster (aimer256f
      * signing 2-3 % slower with 32 KiB of tables a matrix) */
-    2};
+    2,
+    /* a table costs 7 squarings of eight GF(2^128) elements; e = 11 as a
+     * table did not sign aimer128f faster */
+    20};
