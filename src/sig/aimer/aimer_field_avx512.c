@@ -144,7 +144,9 @@ void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const u
     else mul8_sliced(c, a, b, 4, 10, 5, 2);
 }
 
+#define AIMER_FOLD_LANES fold_lanes4
 #define AIMER_SQR_LANES sqr_lanes4
+#define AIMER_MUL_LANES mul_lanes4
 #define V __m512i
 #define CLMUL(a, b, i) _mm512_clmulepi64_epi128((a), (b), (i))
 #define XOR(a, b) _mm512_xor_si512((a), (b))
