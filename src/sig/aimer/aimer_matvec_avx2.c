@@ -72,9 +72,11 @@ void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const ui
  * permutation within a register (no address or branch depends on the
  * vector).  One vpshufb takes two tables, output bytes 2k and 2k+1 of
  * group g, one per 128-bit lane, at tab + (g nb/2 + k) 32; its indices
- * are the eight vectors' nibbles (bytes 0-7 of each lane; bytes 8-15
- * repeat them).  A group costs nb/2 vpshufb and XORs against four rows'
- * masks, broadcasts and 2 nw masked XORs above.
+ * are sixteen vectors' nibbles, one per byte of each lane, so that every
+ * table read from memory serves sixteen vectors (with eight, the tables'
+ * 2 KiB per word and width came from L2 twice as often: aimer256f).  A
+ * group costs nb/2 vpshufb and XORs against four rows' masks, broadcasts
+ * and 2 nw masked XORs above.
  */
 void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) {
     const unsigned nb = 8 * nw;
@@ -107,26 +109,35 @@ static inline void transpose8x8(__m128i q[4]) {
     q[3] = _mm_unpackhi_epi32(b1, b3);
 }
 
-static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4], const uint8_t *tab,
-                                                                 const uint64_t (*v)[4], const unsigned nw) {
+/* The sixteen vectors' bytes j of word wi, vector p in byte p: bytes 0-7
+ * of lo and of hi (vectors 0-7 and 8-15) for j = 2i, 8-15 for j = 2i + 1. */
+static inline void bytes_of_word(__m128i lo[4], __m128i hi[4], const uint64_t (*v)[4], unsigned wi) {
+    for (unsigned r = 0; r < 4; r++) {
+        lo[r] = _mm_set_epi64x((long long)v[2 * r + 1][wi], (long long)v[2 * r][wi]);
+        hi[r] = _mm_set_epi64x((long long)v[8 + 2 * r + 1][wi], (long long)v[8 + 2 * r][wi]);
+    }
+    transpose8x8(lo);
+    transpose8x8(hi);
+}
+
+static inline __attribute__((always_inline)) void mat_vec16_tab_w(uint64_t (*c)[4], const uint8_t *tab,
+                                                                  const uint64_t (*v)[4], const unsigned nw) {
     const unsigned nb = 8 * nw;
     const __m256i low = _mm256_set1_epi8(0x0f);
-    /* the eight vectors' nibbles of every group, as vpshufb indices */
+    /* the sixteen vectors' nibbles of every group, as vpshufb indices */
     __m256i idx[64];
     for (unsigned wi = 0; wi < nw; wi++) {
-        /* qword j of q: byte j of word wi of the eight vectors */
-        __m128i q[4];
-        for (unsigned r = 0; r < 4; r++) q[r] = _mm_set_epi64x((long long)v[2 * r + 1][wi], (long long)v[2 * r][wi]);
-        transpose8x8(q);
+        __m128i lo[4], hi[4];
+        bytes_of_word(lo, hi, v, wi);
         for (unsigned j = 0; j < 8; j++) {
-            __m128i b = j % 2 ? _mm_unpackhi_epi64(q[j / 2], q[j / 2]) : _mm_unpacklo_epi64(q[j / 2], q[j / 2]);
+            __m128i b = j % 2 ? _mm_unpackhi_epi64(lo[j / 2], hi[j / 2]) : _mm_unpacklo_epi64(lo[j / 2], hi[j / 2]);
             __m256i x = _mm256_broadcastsi128_si256(b);
             idx[16 * wi + 2 * j] = _mm256_and_si256(x, low);
             idx[16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
         }
     }
     /* One output word at a time (four registers: bytes 2k and 2k+1 of the
-     * eight results in bytes 0-7 of lanes 0 and 1), then transposed back. */
+     * sixteen results in lanes 0 and 1), then transposed back. */
     for (unsigned w = 0; w < nw; w++) {
         __m256i acc[4];
         for (unsigned r = 0; r < 4; r++) acc[r] = _mm256_setzero_si256();
@@ -135,20 +146,27 @@ static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4
             for (unsigned r = 0; r < 4; r++)
                 acc[r] = _mm256_xor_si256(acc[r], _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(t + 32 * r)), idx[g]));
         }
-        __m128i q[4];
-        for (unsigned r = 0; r < 4; r++)
-            q[r] = _mm_unpacklo_epi64(_mm256_castsi256_si128(acc[r]), _mm256_extracti128_si256(acc[r], 1));
-        transpose8x8(q);
-        uint64_t out[8];
-        for (unsigned r = 0; r < 4; r++) _mm_storeu_si128((__m128i *)(out + 2 * r), q[r]);
-        for (unsigned p = 0; p < 8; p++) c[p][w] = out[p];
+        __m128i lo[4], hi[4];
+        for (unsigned r = 0; r < 4; r++) {
+            __m128i l0 = _mm256_castsi256_si128(acc[r]), l1 = _mm256_extracti128_si256(acc[r], 1);
+            lo[r] = _mm_unpacklo_epi64(l0, l1);
+            hi[r] = _mm_unpackhi_epi64(l0, l1);
+        }
+        transpose8x8(lo);
+        transpose8x8(hi);
+        uint64_t out[16];
+        for (unsigned r = 0; r < 4; r++) {
+            _mm_storeu_si128((__m128i *)(out + 2 * r), lo[r]);
+            _mm_storeu_si128((__m128i *)(out + 8 + 2 * r), hi[r]);
+        }
+        for (unsigned p = 0; p < 16; p++) c[p][w] = out[p];
     }
-    for (unsigned p = 0; p < 8; p++)
+    for (unsigned p = 0; p < 16; p++)
         for (unsigned w = nw; w < 4; w++) c[p][w] = 0;
 }
 
-void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
-    if (nw == 2) mat_vec8_tab_w(c, tab, v, 2);
-    else if (nw == 3) mat_vec8_tab_w(c, tab, v, 3);
-    else mat_vec8_tab_w(c, tab, v, 4);
+void kpqc_aimer_mat_vec16_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
+    if (nw == 2) mat_vec16_tab_w(c, tab, v, 2);
+    else if (nw == 3) mat_vec16_tab_w(c, tab, v, 3);
+    else mat_vec16_tab_w(c, tab, v, 4);
 }
