@@ -80,19 +80,32 @@ void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const ui
  */
 void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) {
     const unsigned nb = 8 * nw;
+    /* byte i of sel[k] is all ones where bit k of i is set: the rows in
+     * combination i */
+    __m256i sel[4];
+    const __m256i ix = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (unsigned k = 0; k < 4; k++) {
+        const __m256i b = _mm256_set1_epi8((char)(1 << k));
+        sel[k] = _mm256_cmpeq_epi8(_mm256_and_si256(ix, b), b);
+    }
+    /* lane 0 picks byte o of a 16-byte piece, lane 1 byte o + 1 */
+    const __m256i next = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                          1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
     for (unsigned g = 0; g < 2 * nb; g++) {
-        uint8_t comb[16][32];
-        __m256i r[4];
-        for (unsigned k = 0; k < 4; k++) r[k] = _mm256_loadu_si256((const __m256i *)M[4 * g + k]);
-        for (unsigned i = 0; i < 16; i++) {
-            __m256i s = _mm256_setzero_si256();
-            for (unsigned k = 0; k < 4; k++)
-                if ((i >> k) & 1) s = _mm256_xor_si256(s, r[k]); /* i is public: the matrix is */
-            _mm256_storeu_si256((__m256i *)comb[i], s);
-        }
         uint8_t *t = tab + (size_t)g * nb * 16;
-        for (unsigned b = 0; b < nb; b++)
-            for (unsigned i = 0; i < 16; i++) t[(b / 2) * 32 + (b % 2) * 16 + i] = comb[i][b];
+        for (unsigned c = 0; 16 * c < nb; c++) {
+            __m256i r[4];
+            for (unsigned k = 0; k < 4; k++)
+                r[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)((const uint8_t *)M[4 * g + k] + 16 * c)));
+            for (unsigned o = 0; o < 16 && 16 * c + o < nb; o += 2) {
+                const __m256i idx = _mm256_add_epi8(_mm256_set1_epi8((char)o), next);
+                __m256i s = _mm256_setzero_si256();
+                for (unsigned k = 0; k < 4; k++)
+                    s = _mm256_xor_si256(s, _mm256_and_si256(sel[k], _mm256_shuffle_epi8(r[k], idx)));
+                _mm256_storeu_si256((__m256i *)(t + (16 * c + o) / 2 * 32), s);
+            }
+        }
     }
 }
 
