@@ -261,10 +261,11 @@ static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4
     store_sliced(c, acc, nw);
 }
 
-/* Sixteen vectors as two batches of eight (the tables are used for
- * GF(2^128) only, 8 KiB a matrix, which stay in L1). */
-void kpqc_aimer_mat_vec16_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
-    for (unsigned h = 0; h < 16; h += 8) {
+/* nv vectors as batches of eight (the tables are used for GF(2^128)
+ * only, 8 KiB a matrix, which stay in L1). */
+void kpqc_aimer_mat_vec_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw,
+                                   unsigned nv) {
+    for (unsigned h = 0; h < nv; h += 8) {
         if (nw == 2) mat_vec8_tab_w(c + h, tab, v + h, 2);
         else if (nw == 3) mat_vec8_tab_w(c + h, tab, v + h, 3);
         else mat_vec8_tab_w(c + h, tab, v + h, 4);
@@ -274,7 +275,7 @@ void kpqc_aimer_mat_vec16_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_pclmul,    kpqc_aimer_gf_sqr_n_pclmul,
     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
-    kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec16_tab_avx512,
+    kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec_tab_avx512,
     /* GF(2^128) only: for the wider fields the masked XORs of mat_vec8,
      * which read the rows from L1, measured as fast or faster (aimer256f
      * signing 2-3 % slower with 32 KiB of tables a matrix) */

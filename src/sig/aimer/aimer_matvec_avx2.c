@@ -133,53 +133,65 @@ static inline void bytes_of_word(__m128i lo[4], __m128i hi[4], const uint64_t (*
     transpose8x8(hi);
 }
 
-static inline __attribute__((always_inline)) void mat_vec16_tab_w(uint64_t (*c)[4], const uint8_t *tab,
-                                                                  const uint64_t (*v)[4], const unsigned nw) {
+/* 16 sets vectors: each table read serves all of them (two sets halve
+ * the reads per vector again, aimer256s). */
+static inline __attribute__((always_inline)) void mat_vec_tab_w(uint64_t (*c)[4], const uint8_t *tab,
+                                                                const uint64_t (*v)[4], const unsigned nw,
+                                                                const unsigned sets) {
     const unsigned nb = 8 * nw;
     const __m256i low = _mm256_set1_epi8(0x0f);
-    /* the sixteen vectors' nibbles of every group, as vpshufb indices */
-    __m256i idx[64];
-    for (unsigned wi = 0; wi < nw; wi++) {
-        __m128i lo[4], hi[4];
-        bytes_of_word(lo, hi, v, wi);
-        for (unsigned j = 0; j < 8; j++) {
-            __m128i b = j % 2 ? _mm_unpackhi_epi64(lo[j / 2], hi[j / 2]) : _mm_unpacklo_epi64(lo[j / 2], hi[j / 2]);
-            __m256i x = _mm256_broadcastsi128_si256(b);
-            idx[16 * wi + 2 * j] = _mm256_and_si256(x, low);
-            idx[16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+    /* each set's sixteen vectors' nibbles of every group, as vpshufb indices */
+    __m256i idx[2][64];
+    for (unsigned h = 0; h < sets; h++)
+        for (unsigned wi = 0; wi < nw; wi++) {
+            __m128i lo[4], hi[4];
+            bytes_of_word(lo, hi, v + 16 * h, wi);
+            for (unsigned j = 0; j < 8; j++) {
+                __m128i b = j % 2 ? _mm_unpackhi_epi64(lo[j / 2], hi[j / 2]) : _mm_unpacklo_epi64(lo[j / 2], hi[j / 2]);
+                __m256i x = _mm256_broadcastsi128_si256(b);
+                idx[h][16 * wi + 2 * j] = _mm256_and_si256(x, low);
+                idx[h][16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+            }
         }
-    }
-    /* One output word at a time (four registers: bytes 2k and 2k+1 of the
-     * sixteen results in lanes 0 and 1), then transposed back. */
+    /* One output word at a time (four registers a set: bytes 2k and 2k+1
+     * of its sixteen results in lanes 0 and 1), then transposed back. */
     for (unsigned w = 0; w < nw; w++) {
-        __m256i acc[4];
-        for (unsigned r = 0; r < 4; r++) acc[r] = _mm256_setzero_si256();
+        __m256i acc[2][4];
+        for (unsigned h = 0; h < sets; h++)
+            for (unsigned r = 0; r < 4; r++) acc[h][r] = _mm256_setzero_si256();
         for (unsigned g = 0; g < 2 * nb; g++) {
             const uint8_t *t = tab + (size_t)g * nb * 16 + 128 * w;
-            for (unsigned r = 0; r < 4; r++)
-                acc[r] = _mm256_xor_si256(acc[r], _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(t + 32 * r)), idx[g]));
+            for (unsigned r = 0; r < 4; r++) {
+                const __m256i e = _mm256_loadu_si256((const __m256i *)(t + 32 * r));
+                for (unsigned h = 0; h < sets; h++)
+                    acc[h][r] = _mm256_xor_si256(acc[h][r], _mm256_shuffle_epi8(e, idx[h][g]));
+            }
         }
-        __m128i lo[4], hi[4];
-        for (unsigned r = 0; r < 4; r++) {
-            __m128i l0 = _mm256_castsi256_si128(acc[r]), l1 = _mm256_extracti128_si256(acc[r], 1);
-            lo[r] = _mm_unpacklo_epi64(l0, l1);
-            hi[r] = _mm_unpackhi_epi64(l0, l1);
+        for (unsigned h = 0; h < sets; h++) {
+            __m128i lo[4], hi[4];
+            for (unsigned r = 0; r < 4; r++) {
+                __m128i l0 = _mm256_castsi256_si128(acc[h][r]), l1 = _mm256_extracti128_si256(acc[h][r], 1);
+                lo[r] = _mm_unpacklo_epi64(l0, l1);
+                hi[r] = _mm_unpackhi_epi64(l0, l1);
+            }
+            transpose8x8(lo);
+            transpose8x8(hi);
+            uint64_t out[16];
+            for (unsigned r = 0; r < 4; r++) {
+                _mm_storeu_si128((__m128i *)(out + 2 * r), lo[r]);
+                _mm_storeu_si128((__m128i *)(out + 8 + 2 * r), hi[r]);
+            }
+            for (unsigned p = 0; p < 16; p++) c[16 * h + p][w] = out[p];
         }
-        transpose8x8(lo);
-        transpose8x8(hi);
-        uint64_t out[16];
-        for (unsigned r = 0; r < 4; r++) {
-            _mm_storeu_si128((__m128i *)(out + 2 * r), lo[r]);
-            _mm_storeu_si128((__m128i *)(out + 8 + 2 * r), hi[r]);
-        }
-        for (unsigned p = 0; p < 16; p++) c[p][w] = out[p];
     }
-    for (unsigned p = 0; p < 16; p++)
+    for (unsigned p = 0; p < 16 * sets; p++)
         for (unsigned w = nw; w < 4; w++) c[p][w] = 0;
 }
 
-void kpqc_aimer_mat_vec16_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
-    if (nw == 2) mat_vec16_tab_w(c, tab, v, 2);
-    else if (nw == 3) mat_vec16_tab_w(c, tab, v, 3);
-    else mat_vec16_tab_w(c, tab, v, 4);
+void kpqc_aimer_mat_vec_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw,
+                                 unsigned nv) {
+    const unsigned sets = nv / 16;
+    if (nw == 2) sets == 2 ? mat_vec_tab_w(c, tab, v, 2, 2) : mat_vec_tab_w(c, tab, v, 2, 1);
+    else if (nw == 3) sets == 2 ? mat_vec_tab_w(c, tab, v, 3, 2) : mat_vec_tab_w(c, tab, v, 3, 1);
+    else sets == 2 ? mat_vec_tab_w(c, tab, v, 4, 2) : mat_vec_tab_w(c, tab, v, 4, 1);
 }
