@@ -47,8 +47,9 @@ static int selected(int argc, char **argv, const char *name) {
  * secret, which the checker must report (registered as tests that must
  * fail).  Out of line, and the table filled at run time, so the optimiser
  * keeps a real load and a real branch.  MemorySanitizer stops at its first
- * report, so each can be run alone: --self-test [index|branch|public]
- * (public: a value declassified where it must still be secret).
+ * report, so each can be run alone: --self-test
+ * [index|branch|product|public] (public: a value declassified where it
+ * must still be secret).
  */
 static __attribute__((noinline)) int leaky_index(const uint8_t *table, const uint8_t *secret) {
     return table[secret[0]];
@@ -57,6 +58,21 @@ static __attribute__((noinline)) void count(int *acc) { ++*acc; }
 static __attribute__((noinline)) int leaky_branch(const uint8_t *secret) {
     int acc = 0;
     if (secret[1] & 1) count(&acc);
+    return acc;
+}
+
+/* A branch on the high half of a product of a secret by a public bound
+ * (a multiply-and-shift draw): MemorySanitizer alone sees no secret in it
+ * (its shadow of a product carries nothing upward), so the value is
+ * marked with KPQC_CT_TAINT as the samplers mark theirs.  The bound is
+ * read at run time: a constant multiplier would shift the shadow up. */
+static volatile uint32_t public_bound = 201;
+static __attribute__((noinline)) int leaky_product(const uint8_t *secret) {
+    int acc = 0;
+    const uint16_t w = (uint16_t)(secret[0] | secret[1] << 8);
+    uint16_t hi = (uint16_t)((w * public_bound) >> 16);
+    KPQC_CT_TAINT(&hi, sizeof hi, secret, 2);
+    if (hi & 1) count(&acc);
     return acc;
 }
 
@@ -75,6 +91,7 @@ static int self_test(const char *which) {
     int r = 0;
     if (which == NULL || strcmp(which, "index") == 0) r += leaky_index(table, secret);
     if (which == NULL || strcmp(which, "branch") == 0) r += leaky_branch(secret);
+    if (which == NULL || strcmp(which, "product") == 0) r += leaky_product(secret);
     if (which != NULL && strcmp(which, "public") == 0) r += early_public(secret);
     PUBLIC(&r, sizeof r);
     printf("self-test ran a deliberately leaky function unflagged (result %d)\n", r);

@@ -9,9 +9,11 @@ add_executable(ct_check_msan ct/ct_check.c)
 target_link_libraries(ct_check_msan PRIVATE kpqc_ct)
 target_include_directories(ct_check_msan PRIVATE ${PROJECT_SOURCE_DIR}/src/common)
 
-# The method must be able to fail: a secret-indexed load and a secret-
-# dependent branch are each reported (MSan stops at its first report).
-foreach(leak index branch)
+# The method must be able to fail: a secret-indexed load, a secret-
+# dependent branch, and a branch on the high half of a secret product
+# (through KPQC_CT_TAINT) are each reported (MSan stops at its first
+# report).
+foreach(leak index branch product)
   add_test(NAME ct_msan_selftest_detects_${leak} COMMAND ct_check_msan --self-test ${leak})
   set_tests_properties(ct_msan_selftest_detects_${leak} PROPERTIES ENVIRONMENT "${msan_env}"
                        PASS_REGULAR_EXPRESSION "MemorySanitizer: use-of-uninitialized-value"

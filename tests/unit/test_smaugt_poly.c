@@ -52,7 +52,7 @@ static void fill(unsigned kind, kpqc_rng *rng, unsigned log_mod, uint16_t a[ROWS
  * blocks (ending on and around block boundaries), with and without tag
  * bytes, outputs from 1 byte to several blocks, up to 24 jobs so lanes are
  * reused; and chains of jobs each reading the output of an earlier one,
- * as an encapsulation queues them.
+ * as an encapsulation queues them, several waiting for the same one.
  */
 /*
  * The fixed-weight sampler against the specification's sequential form:
@@ -111,10 +111,10 @@ static void check_sponge_queue(kpqc_rng *rng) {
     static uint8_t in[QJOBS][700], want[QJOBS][600], got[QJOBS][600];
     static const unsigned rates[3] = {KPQC_SHAKE128_RATE, KPQC_SHAKE256_RATE, KPQC_SHA3_256_RATE};
     static const kpqc_impl levels[3] = {KPQC_IMPL_PORTABLE, KPQC_IMPL_AVX2, KPQC_IMPL_AVX512};
-    for (unsigned trial = 0; trial < 40; trial++) {
+    for (unsigned trial = 0; trial < 56; trial++) {
         smaugt_sponge_job jobs[QJOBS];
         uint8_t rnd[4 * QJOBS];
-        const unsigned n = 1 + trial % QJOBS;
+        const unsigned n = trial >= 40 ? 2 + trial % 8 : 1 + trial % QJOBS;
         kpqc_randombytes(rng, rnd, sizeof rnd);
         kpqc_randombytes(rng, &in[0][0], sizeof in);
         for (unsigned i = 0; i < n; i++) {
@@ -128,9 +128,12 @@ static void check_sponge_queue(kpqc_rng *rng) {
                                           kind == 2 ? 0x06 : 0x1f, 0};
             /* every third job (from trial 10 on) reads the first bytes of
              * an earlier job's output, or the bytes after its own input's
-             * start, as a chained hash */
-            if (trial >= 10 && i > 0 && i % 3 == 0) {
-                const unsigned from = rnd[4 * i + 1] % i;
+             * start, as a chained hash; from trial 40 on every job but the
+             * first waits, two for each earlier one (as r's hashes wait
+             * for the seeds), so jobs start on lanes that sat idle
+             * through permutations */
+            if ((trial >= 10 && i > 0 && i % 3 == 0) || (trial >= 40 && i > 0)) {
+                const unsigned from = trial >= 40 ? (i - 1) / 2 : rnd[4 * i + 1] % i;
                 jobs[i].in = got[from];
                 jobs[i].inlen = jobs[from].outlen < 40 ? jobs[from].outlen : 40;
                 jobs[i].taglen = 1;

@@ -63,6 +63,9 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
         reject[i] = (uint8_t)(lo < hwt_threshold[i]);
         any |= reject[i];
     }
+    /* pick is the high half of a product: secret, which MemorySanitizer
+     * does not see by itself (see KPQC_CT_TAINT). */
+    KPQC_CT_TAINT(pick, sizeof pick, buf, 2 * SMAUGT_N);
     KPQC_CT_DECLASSIFY(&any, sizeof any);
     if (any) {
         unsigned next = SMAUGT_N;
@@ -87,7 +90,10 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
                 again = (m & 0xFFFF) < hwt_threshold[i];
                 KPQC_CT_DECLASSIFY(&again, sizeof again);
             }
-            if (reject[i]) pick[i] = (uint16_t)(m >> 16);
+            if (reject[i]) {
+                pick[i] = (uint16_t)(m >> 16);
+                KPQC_CT_TAINT(&pick[i], sizeof pick[i], buf + 2 * (next - 1), 2);
+            }
         }
     }
     if (rc == 0) {
@@ -104,6 +110,7 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
             before[i] = (uint16_t)remaining;
             remaining -= (uint32_t)pick[i] < remaining;
         }
+        KPQC_CT_EXPECT_SECRET(before, sizeof before, "the fixed-weight sampler's count of zeros");
         /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
          * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
          * 16 h + t, and is negated where that bit is clear:

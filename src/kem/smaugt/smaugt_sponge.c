@@ -157,8 +157,8 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
     unsigned busy = 0, absorbing = 0; /* bit j: lane j has a job; it is still absorbing */
     uint32_t started = 0, done = 0;
     unsigned first = 0; /* every job before it has started */
-    memset(s, 0, sizeof s); /* a lane is cleared alone only when it takes a second job */
-    unsigned used = 0;
+    memset(s, 0, sizeof s); /* a lane is cleared alone only when it takes a job after being permuted */
+    unsigned dirty = 0; /* bit j: lane j's state is no longer zero */
     uint32_t seen = ~(uint32_t)0; /* done when the idle lanes last looked for work */
     for (;;) {
         /* Idle lanes take the ready jobs, in the list's order; they look
@@ -172,12 +172,11 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
                 const unsigned i = ready_job(jobs, from, n, started, done);
                 if (i == n) break;
                 from = i + 1;
-                if (used >> j & 1) clear_lane(s, j);
+                if (dirty >> j & 1) clear_lane(s, j);
                 take_job(&lane[j], &jobs[i]);
                 started |= (uint32_t)1 << i;
                 busy |= 1u << j;
                 absorbing |= 1u << j;
-                used |= 1u << j;
             }
             seen = done;
         }
@@ -188,7 +187,9 @@ void kpqc_smaugt_sponges(const smaugt_sponge_job *jobs, unsigned n) {
             if (absorbing >> j & 1) absorbing &= ~((unsigned)absorb_block(s, j, &lane[j]) << j);
         if ((busy & 1) + (busy >> 1 & 1) + (busy >> 2 & 1) + (busy >> 3) >= min_x4) {
             x4->f1600x4(s);
+            dirty = 0xF; /* the idle lanes were permuted too */
         } else {
+            dirty |= busy;
             for (unsigned j = 0; j < 4; j++) {
                 if (!(busy >> j & 1)) continue;
                 for (unsigned i = 0; i < 25; i++) one[i] = s[i][j];
