@@ -87,12 +87,17 @@ static void check_field(const struct kpqc_aimer_backend *be) {
             /* the optional kernels, where the backend has them */
             if (be->mat_tab != NULL) {
                 static uint8_t tab[KPQC_AIMER_TAB_BYTES(4)];
+                uint64_t vs[32][4] = {{0}}, cs[32][4];
+                for (unsigned j = 0; j < 32; j++)
+                    for (unsigned w = 0; w < nw; w++) vs[j][w] = j < 8 ? v8[j][w] : j == 12u + (unsigned)it * 18u && it < 2 ? ~UINT64_C(0) : rnd64();
                 be->mat_tab(tab, (const uint64_t (*)[4])M, nw);
-                be->mat_vec8_tab(c8, tab, (const uint64_t (*)[4])v8, nw);
-                for (unsigned j = 0; j < 8; j++) {
-                    ref_mat_vec(want, (const uint64_t (*)[4])M, v8[j], nw);
-                    CHECK_MSG(memcmp(want, c8[j], sizeof want) == 0, "%s mat_vec8_tab nw=%u it=%d vector %u", name,
-                              nw, it, j);
+                for (unsigned nv = 16; nv <= 32; nv += 16) {
+                    be->mat_vec_tab(cs, tab, (const uint64_t (*)[4])vs, nw, nv);
+                    for (unsigned j = 0; j < nv; j++) {
+                        ref_mat_vec(want, (const uint64_t (*)[4])M, vs[j], nw);
+                        CHECK_MSG(memcmp(want, cs[j], sizeof want) == 0, "%s mat_vec_tab nw=%u nv=%u it=%d vector %u",
+                                  name, nw, nv, it, j);
+                    }
                 }
             }
             if (be->gf_mul8 != NULL) {

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aimer_field.h"
@@ -66,15 +67,6 @@ struct aimer_lin {
     unsigned char pow_tab[LMAX + 1];
 };
 
-/* From this many squarings on, x^(2^e) of a batch goes through the tables
- * of its matrix instead: on AVX2 one application costs about as much as
- * 4-13 squarings of eight elements, growing with the width, and aimer192's
- * e = 23 and 47 are most of its signing's squarings (signing 1.35 -> 1.18
- * times the authors' time).  aimer256's e = 19 is left to squarings: its
- * 32 KiB table, beside six matrices' and every party's shares, made
- * aimer256f signing 30 % slower (cache). */
-#define POW_TAB_MIN_E 20
-
 /* The field of an operation: its width and the kernels it runs on. */
 struct fctx {
     unsigned nw;
@@ -84,6 +76,30 @@ struct fctx {
 static inline struct fctx field_ctx(unsigned nw) {
     struct fctx f = {nw, kpqc_aimer_select_backend()};
     return f;
+}
+
+/* ---------- working memory ---------- */
+
+/*
+ * Signing and verifying take their working memory as one block, with the
+ * pieces at 64-byte boundaries (the table kernels read 32- and 64-byte
+ * pieces).  glibc gives a block back to the system at free() once the
+ * free space on top of its heap exceeds twice the largest block freed so
+ * far: in separate pieces, aimer256f's signing memory sat just below that
+ * and one more table put it above, so every signature paid for page
+ * faults (18 % of its time).  Alone, the block is its own largest.
+ */
+static inline size_t mem_piece(size_t *end, size_t len) {
+    size_t at = *end;
+    *end = (at + len + 63) & ~(size_t)63;
+    return at;
+}
+
+/* A block of len bytes, from a 64-byte boundary; free() *raw. */
+static inline uint8_t *mem_block(size_t len, void **raw) {
+    *raw = malloc(len + 63);
+    if (*raw == NULL) return NULL;
+    return (uint8_t *)*raw + ((64 - (uintptr_t)*raw % 64) % 64);
 }
 
 /* ---------- field helpers ---------- */
@@ -116,15 +132,23 @@ static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const 
     f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
 }
 
-/* The same with matrix m of the linear layers, through its tables where
- * the backend has them. */
-static inline void layer_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
-                               gf c[PARTY_BATCH], const gf v[PARTY_BATCH]) {
+/* The parties of one MPC step (party_mpc): two batches, or four with
+ * 256 parties, since a table kernel serves all of them with each table it
+ * reads (per vector, 20 % less time with 32 than with 16). */
+#define MPC_MAX (4 * PARTY_BATCH)
+static inline unsigned mpc_step(const struct aimer_params *p) {
+    return p->N >= MPC_MAX ? MPC_MAX : 2 * PARTY_BATCH;
+}
+
+/* c_j = A_m v_j for the n vectors of a step, m a linear layer, through
+ * its tables where the backend has them. */
+static inline void layer_step(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
+                              gf c[MPC_MAX], const gf v[MPC_MAX], unsigned n) {
     if (lin->tab_len != 0) {
-        f->be->mat_vec8_tab(c, lin->tab + m * lin->tab_len, v, f->nw);
+        f->be->mat_vec_tab(c, lin->tab + m * lin->tab_len, v, f->nw, n);
         return;
     }
-    mat_vec_batch(f, c, (const gf *)lin->A[m], v);
+    for (unsigned h = 0; h < n; h += PARTY_BATCH) mat_vec_batch(f, c + h, (const gf *)lin->A[m], v + h);
 }
 
 /* x_j = x_j^(2^e) for the PARTY_BATCH elements of a batch. */
@@ -136,17 +160,17 @@ static inline void sqr_n_batch(const struct fctx *f, gf x[PARTY_BATCH], unsigned
     for (unsigned j = 0; j < PARTY_BATCH; j++) f->be->gf_sqr_n(x[j], x[j], f->nw, e);
 }
 
-/* x_j = x_j^(2^e_i) for the PARTY_BATCH elements of a batch, S-box i. */
-static inline void sbox_pow_batch(const struct fctx *f, const struct aimer_lin *lin, unsigned L, unsigned i,
-                                  unsigned e, gf x[PARTY_BATCH]) {
+/* x_j = x_j^(2^e_i) for the n elements of a step, S-box i. */
+static inline void sbox_pow_step(const struct fctx *f, const struct aimer_lin *lin, unsigned L, unsigned i,
+                                 unsigned e, gf x[MPC_MAX], unsigned n) {
     if (lin->pow_tab[i]) {
-        gf t[PARTY_BATCH];
-        f->be->mat_vec8_tab(t, lin->tab + (2 * L + lin->pow_tab[i] - 1) * lin->tab_len, (const gf *)x, f->nw);
-        memcpy(x, t, sizeof t);
-        kpqc_wipe(t, sizeof t);
+        gf t[MPC_MAX];
+        f->be->mat_vec_tab(t, lin->tab + (2 * L + lin->pow_tab[i] - 1) * lin->tab_len, (const gf *)x, f->nw, n);
+        memcpy(x, t, n * sizeof(gf));
+        kpqc_wipe(t, n * sizeof(gf));
         return;
     }
-    sqr_n_batch(f, x, e);
+    for (unsigned h = 0; h < n; h += PARTY_BATCH) sqr_n_batch(f, x + h, e);
 }
 
 /* c_j = a_j * b_j for the PARTY_BATCH pairs of a batch. */

@@ -38,12 +38,15 @@ struct kpqc_aimer_backend {
     void (*gf_mul8)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
     /* Optional (NULL: mat_vec8 on the rows): the matrix turned once into
      * tables of the backend's own (KPQC_AIMER_TAB_BYTES(nw) bytes), and
-     * eight vectors through them, c_j = M v_j. */
+     * nv = 16 or 32 vectors (two or four batches) through them, c_j = M v_j. */
     void (*mat_tab)(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
-    void (*mat_vec8_tab)(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
+    void (*mat_vec_tab)(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw, unsigned nv);
     /* The widest field (in words) for which the tables pay off: they take
      * 2048 nw^2 bytes a matrix, read once per eight vectors. */
     unsigned mat_tab_max_nw;
+    /* From how many squarings on x^(2^e) of a batch goes through the
+     * tables of its matrix instead, where the width has tables. */
+    unsigned pow_tab_min_e;
 };
 
 /* Bytes of a matrix's tables: 16 nw groups of four rows, 128 bytes per
@@ -59,7 +62,7 @@ void kpqc_aimer_gf_mul8_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const u
 void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
-void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
+void kpqc_aimer_mat_vec_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw, unsigned nv);
 #endif
 #ifdef KPQC_ISA_AVX512
 extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
@@ -67,7 +70,7 @@ void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const 
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
 void kpqc_aimer_mat_tab_avx512(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
-void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw);
+void kpqc_aimer_mat_vec_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw, unsigned nv);
 #endif
 const struct kpqc_aimer_backend *kpqc_aimer_select_backend(void);
 const kpqc_backend_info *const *kpqc_aimer_backends(size_t *n);

@@ -144,7 +144,9 @@ void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const u
     else mul8_sliced(c, a, b, 4, 10, 5, 2);
 }
 
+#define AIMER_FOLD_LANES fold_lanes4
 #define AIMER_SQR_LANES sqr_lanes4
+#define AIMER_MUL_LANES mul_lanes4
 #define V __m512i
 #define CLMUL(a, b, i) _mm512_clmulepi64_epi128((a), (b), (i))
 #define XOR(a, b) _mm512_xor_si512((a), (b))
@@ -259,17 +261,25 @@ static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4
     store_sliced(c, acc, nw);
 }
 
-void kpqc_aimer_mat_vec8_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
-    if (nw == 2) mat_vec8_tab_w(c, tab, v, 2);
-    else if (nw == 3) mat_vec8_tab_w(c, tab, v, 3);
-    else mat_vec8_tab_w(c, tab, v, 4);
+/* nv vectors as batches of eight (the tables are used for GF(2^128)
+ * only, 8 KiB a matrix, which stay in L1). */
+void kpqc_aimer_mat_vec_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw,
+                                   unsigned nv) {
+    for (unsigned h = 0; h < nv; h += 8) {
+        if (nw == 2) mat_vec8_tab_w(c + h, tab, v + h, 2);
+        else if (nw == 3) mat_vec8_tab_w(c + h, tab, v + h, 3);
+        else mat_vec8_tab_w(c + h, tab, v + h, 4);
+    }
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     {"avx512", KPQC_LEVEL_AVX512}, kpqc_aimer_gf_mul_pclmul,    kpqc_aimer_gf_sqr_n_pclmul,
     kpqc_aimer_mat_vec8_avx512,  kpqc_aimer_gf_sqr_n8_avx512,
-    kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec8_tab_avx512,
+    kpqc_aimer_gf_mul8_avx512,     kpqc_aimer_mat_tab_avx512,   kpqc_aimer_mat_vec_tab_avx512,
     /* GF(2^128) only: for the wider fields the masked XORs of mat_vec8,
      * which read the rows from L1, measured as fast or faster (aimer256f
      * signing 2-3 % slower with 32 KiB of tables a matrix) */
-    2};
+    2,
+    /* a table costs 7 squarings of eight GF(2^128) elements; e = 11 as a
+     * table did not sign aimer128f faster */
+    20};

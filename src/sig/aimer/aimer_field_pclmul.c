@@ -5,7 +5,9 @@
  */
 #include "aimer_clmul.h"
 
+#define AIMER_FOLD_LANES fold_lanes
 #define AIMER_SQR_LANES sqr_lanes
+#define AIMER_MUL_LANES mul_lanes
 #define V __m128i
 #define CLMUL(a, b, i) _mm_clmulepi64_si128((a), (b), (i))
 #define XOR(a, b) _mm_xor_si128((a), (b))
@@ -44,8 +46,25 @@ static inline __attribute__((always_inline)) void sqr_n_w(uint64_t *c, const uin
     store_lanes(c, x, nw);
 }
 
+/* c = a * b, the wider fields in lanes. */
+static inline __attribute__((always_inline)) void mul_w(uint64_t *c, const uint64_t *a, const uint64_t *b,
+                                                        const unsigned nw) {
+    if (nw == 2) {
+        _mm_storeu_si128((__m128i *)c, kpqc_aimer_mul128(_mm_loadu_si128((const __m128i *)a),
+                                                         _mm_loadu_si128((const __m128i *)b)));
+        return;
+    }
+    __m128i x[2], y[2];
+    load_lanes(x, a, nw);
+    load_lanes(y, b, nw);
+    mul_lanes(x, x, y, nw, tail(nw));
+    store_lanes(c, x, nw);
+}
+
 void kpqc_aimer_gf_mul_pclmul(uint64_t *c, const uint64_t *a, const uint64_t *b, unsigned nw) {
-    KPQC_AIMER_BY_WIDTH(kpqc_aimer_mul_w, nw, c, a, b);
+    if (nw == 2) mul_w(c, a, b, 2);
+    else if (nw == 3) mul_w(c, a, b, 3);
+    else mul_w(c, a, b, 4);
 }
 
 void kpqc_aimer_gf_sqr_n_pclmul(uint64_t *c, const uint64_t *a, unsigned nw, unsigned e) {
@@ -61,7 +80,8 @@ static inline void clear_unused(uint64_t (*x)[4], unsigned nw) {
 static inline __attribute__((always_inline)) void mul8_w(uint64_t (*c)[4], const uint64_t (*a)[4],
                                                          const uint64_t (*b)[4], const unsigned nw,
                                                          const unsigned k1, const unsigned k2, const unsigned k3) {
-    for (unsigned j = 0; j < 8; j++) kpqc_aimer_mul_w(c[j], a[j], b[j], nw, k1, k2, k3);
+    (void)k1, (void)k2, (void)k3;
+    for (unsigned j = 0; j < 8; j++) mul_w(c[j], a[j], b[j], nw);
     clear_unused(c, nw);
 }
 

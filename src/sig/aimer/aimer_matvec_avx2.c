@@ -72,25 +72,40 @@ void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const ui
  * permutation within a register (no address or branch depends on the
  * vector).  One vpshufb takes two tables, output bytes 2k and 2k+1 of
  * group g, one per 128-bit lane, at tab + (g nb/2 + k) 32; its indices
- * are the eight vectors' nibbles (bytes 0-7 of each lane; bytes 8-15
- * repeat them).  A group costs nb/2 vpshufb and XORs against four rows'
- * masks, broadcasts and 2 nw masked XORs above.
+ * are sixteen vectors' nibbles, one per byte of each lane, so that every
+ * table read from memory serves sixteen vectors (with eight, the tables'
+ * 2 KiB per word and width came from L2 twice as often: aimer256f).  A
+ * group costs nb/2 vpshufb and XORs against four rows' masks, broadcasts
+ * and 2 nw masked XORs above.
  */
 void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) {
     const unsigned nb = 8 * nw;
+    /* byte i of sel[k] is all ones where bit k of i is set: the rows in
+     * combination i */
+    __m256i sel[4];
+    const __m256i ix = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (unsigned k = 0; k < 4; k++) {
+        const __m256i b = _mm256_set1_epi8((char)(1 << k));
+        sel[k] = _mm256_cmpeq_epi8(_mm256_and_si256(ix, b), b);
+    }
+    /* lane 0 picks byte o of a 16-byte piece, lane 1 byte o + 1 */
+    const __m256i next = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                          1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
     for (unsigned g = 0; g < 2 * nb; g++) {
-        uint8_t comb[16][32];
-        __m256i r[4];
-        for (unsigned k = 0; k < 4; k++) r[k] = _mm256_loadu_si256((const __m256i *)M[4 * g + k]);
-        for (unsigned i = 0; i < 16; i++) {
-            __m256i s = _mm256_setzero_si256();
-            for (unsigned k = 0; k < 4; k++)
-                if ((i >> k) & 1) s = _mm256_xor_si256(s, r[k]); /* i is public: the matrix is */
-            _mm256_storeu_si256((__m256i *)comb[i], s);
-        }
         uint8_t *t = tab + (size_t)g * nb * 16;
-        for (unsigned b = 0; b < nb; b++)
-            for (unsigned i = 0; i < 16; i++) t[(b / 2) * 32 + (b % 2) * 16 + i] = comb[i][b];
+        for (unsigned c = 0; 16 * c < nb; c++) {
+            __m256i r[4];
+            for (unsigned k = 0; k < 4; k++)
+                r[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)((const uint8_t *)M[4 * g + k] + 16 * c)));
+            for (unsigned o = 0; o < 16 && 16 * c + o < nb; o += 2) {
+                const __m256i idx = _mm256_add_epi8(_mm256_set1_epi8((char)o), next);
+                __m256i s = _mm256_setzero_si256();
+                for (unsigned k = 0; k < 4; k++)
+                    s = _mm256_xor_si256(s, _mm256_and_si256(sel[k], _mm256_shuffle_epi8(r[k], idx)));
+                _mm256_storeu_si256((__m256i *)(t + (16 * c + o) / 2 * 32), s);
+            }
+        }
     }
 }
 
@@ -107,48 +122,76 @@ static inline void transpose8x8(__m128i q[4]) {
     q[3] = _mm_unpackhi_epi32(b1, b3);
 }
 
-static inline __attribute__((always_inline)) void mat_vec8_tab_w(uint64_t (*c)[4], const uint8_t *tab,
-                                                                 const uint64_t (*v)[4], const unsigned nw) {
+/* The sixteen vectors' bytes j of word wi, vector p in byte p: bytes 0-7
+ * of lo and of hi (vectors 0-7 and 8-15) for j = 2i, 8-15 for j = 2i + 1. */
+static inline void bytes_of_word(__m128i lo[4], __m128i hi[4], const uint64_t (*v)[4], unsigned wi) {
+    for (unsigned r = 0; r < 4; r++) {
+        lo[r] = _mm_set_epi64x((long long)v[2 * r + 1][wi], (long long)v[2 * r][wi]);
+        hi[r] = _mm_set_epi64x((long long)v[8 + 2 * r + 1][wi], (long long)v[8 + 2 * r][wi]);
+    }
+    transpose8x8(lo);
+    transpose8x8(hi);
+}
+
+/* 16 sets vectors: each table read serves all of them (two sets halve
+ * the reads per vector again, aimer256s). */
+static inline __attribute__((always_inline)) void mat_vec_tab_w(uint64_t (*c)[4], const uint8_t *tab,
+                                                                const uint64_t (*v)[4], const unsigned nw,
+                                                                const unsigned sets) {
     const unsigned nb = 8 * nw;
     const __m256i low = _mm256_set1_epi8(0x0f);
-    /* the eight vectors' nibbles of every group, as vpshufb indices */
-    __m256i idx[64];
-    for (unsigned wi = 0; wi < nw; wi++) {
-        /* qword j of q: byte j of word wi of the eight vectors */
-        __m128i q[4];
-        for (unsigned r = 0; r < 4; r++) q[r] = _mm_set_epi64x((long long)v[2 * r + 1][wi], (long long)v[2 * r][wi]);
-        transpose8x8(q);
-        for (unsigned j = 0; j < 8; j++) {
-            __m128i b = j % 2 ? _mm_unpackhi_epi64(q[j / 2], q[j / 2]) : _mm_unpacklo_epi64(q[j / 2], q[j / 2]);
-            __m256i x = _mm256_broadcastsi128_si256(b);
-            idx[16 * wi + 2 * j] = _mm256_and_si256(x, low);
-            idx[16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+    /* each set's sixteen vectors' nibbles of every group, as vpshufb indices */
+    __m256i idx[2][64];
+    for (unsigned h = 0; h < sets; h++)
+        for (unsigned wi = 0; wi < nw; wi++) {
+            __m128i lo[4], hi[4];
+            bytes_of_word(lo, hi, v + 16 * h, wi);
+            for (unsigned j = 0; j < 8; j++) {
+                __m128i b = j % 2 ? _mm_unpackhi_epi64(lo[j / 2], hi[j / 2]) : _mm_unpacklo_epi64(lo[j / 2], hi[j / 2]);
+                __m256i x = _mm256_broadcastsi128_si256(b);
+                idx[h][16 * wi + 2 * j] = _mm256_and_si256(x, low);
+                idx[h][16 * wi + 2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
+            }
         }
-    }
-    /* One output word at a time (four registers: bytes 2k and 2k+1 of the
-     * eight results in bytes 0-7 of lanes 0 and 1), then transposed back. */
+    /* One output word at a time (four registers a set: bytes 2k and 2k+1
+     * of its sixteen results in lanes 0 and 1), then transposed back. */
     for (unsigned w = 0; w < nw; w++) {
-        __m256i acc[4];
-        for (unsigned r = 0; r < 4; r++) acc[r] = _mm256_setzero_si256();
+        __m256i acc[2][4];
+        for (unsigned h = 0; h < sets; h++)
+            for (unsigned r = 0; r < 4; r++) acc[h][r] = _mm256_setzero_si256();
         for (unsigned g = 0; g < 2 * nb; g++) {
             const uint8_t *t = tab + (size_t)g * nb * 16 + 128 * w;
-            for (unsigned r = 0; r < 4; r++)
-                acc[r] = _mm256_xor_si256(acc[r], _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(t + 32 * r)), idx[g]));
+            for (unsigned r = 0; r < 4; r++) {
+                const __m256i e = _mm256_loadu_si256((const __m256i *)(t + 32 * r));
+                for (unsigned h = 0; h < sets; h++)
+                    acc[h][r] = _mm256_xor_si256(acc[h][r], _mm256_shuffle_epi8(e, idx[h][g]));
+            }
         }
-        __m128i q[4];
-        for (unsigned r = 0; r < 4; r++)
-            q[r] = _mm_unpacklo_epi64(_mm256_castsi256_si128(acc[r]), _mm256_extracti128_si256(acc[r], 1));
-        transpose8x8(q);
-        uint64_t out[8];
-        for (unsigned r = 0; r < 4; r++) _mm_storeu_si128((__m128i *)(out + 2 * r), q[r]);
-        for (unsigned p = 0; p < 8; p++) c[p][w] = out[p];
+        for (unsigned h = 0; h < sets; h++) {
+            __m128i lo[4], hi[4];
+            for (unsigned r = 0; r < 4; r++) {
+                __m128i l0 = _mm256_castsi256_si128(acc[h][r]), l1 = _mm256_extracti128_si256(acc[h][r], 1);
+                lo[r] = _mm_unpacklo_epi64(l0, l1);
+                hi[r] = _mm_unpackhi_epi64(l0, l1);
+            }
+            transpose8x8(lo);
+            transpose8x8(hi);
+            uint64_t out[16];
+            for (unsigned r = 0; r < 4; r++) {
+                _mm_storeu_si128((__m128i *)(out + 2 * r), lo[r]);
+                _mm_storeu_si128((__m128i *)(out + 8 + 2 * r), hi[r]);
+            }
+            for (unsigned p = 0; p < 16; p++) c[16 * h + p][w] = out[p];
+        }
     }
-    for (unsigned p = 0; p < 8; p++)
+    for (unsigned p = 0; p < 16 * sets; p++)
         for (unsigned w = nw; w < 4; w++) c[p][w] = 0;
 }
 
-void kpqc_aimer_mat_vec8_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw) {
-    if (nw == 2) mat_vec8_tab_w(c, tab, v, 2);
-    else if (nw == 3) mat_vec8_tab_w(c, tab, v, 3);
-    else mat_vec8_tab_w(c, tab, v, 4);
+void kpqc_aimer_mat_vec_tab_avx2(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw,
+                                 unsigned nv) {
+    const unsigned sets = nv / 16;
+    if (nw == 2) sets == 2 ? mat_vec_tab_w(c, tab, v, 2, 2) : mat_vec_tab_w(c, tab, v, 2, 1);
+    else if (nw == 3) sets == 2 ? mat_vec_tab_w(c, tab, v, 3, 2) : mat_vec_tab_w(c, tab, v, 3, 1);
+    else sets == 2 ? mat_vec_tab_w(c, tab, v, 4, 2) : mat_vec_tab_w(c, tab, v, 4, 1);
 }
