@@ -143,6 +143,24 @@ def ranges_ok(q):
     return True
 
 
+def crt_consts():
+    """The recombination's constants, c = q1^-1 mod q2 (centred) and
+    c15 = round(2^15 c / q2), checked for every difference d = x2 - x1 of
+    the inverse transforms' outputs (x1 in (-q1, q1), x2 in (-q2, q2)):
+    d c - q2 round(d c15 / 2^15), as the vector code computes it with
+    16-bit products, is congruent to d c modulo q2 and so small that it
+    can only be the true quotient t = (X - x1) / q1 of a product X below
+    2^21, whichever representative x1 is: no centring needed."""
+    q1, q2 = PRIMES
+    c = centred(pow(q1, -1, q2), q2)
+    c15 = round((1 << 15) * c / q2)
+    t_max = ((1 << 21) + q1 - 1) // q1  # |t| for |X| < 2^21, |x1| < q1
+    for d in range(-(q1 + q2 - 2), q1 + q2 - 1):
+        r = d * c - q2 * ((d * c15 + (1 << 14)) >> 15)
+        assert (r - d * c) % q2 == 0 and abs(r) + t_max < q2 and abs(r) < 1 << 15, d
+    return c, c15
+
+
 def consts(q):
     """Per prime: the scalars and the 30 twiddle vectors of each direction
     (0-14 one value per pair of vectors, 15-29 one per lane), with their
@@ -194,11 +212,10 @@ def main():
         emit(out, f"smaugt_ntt_consts16 kpqc_smaugt_ntt16_q{PRIMES[p]}", lambda f, p=p: f(cs[p]))
         out.append("")
     emit(out, "smaugt_ntt_consts32 kpqc_smaugt_ntt32", lambda f: f(cs[0]) + f(cs[1]))
-    q1, q2 = PRIMES
-    c = centred(pow(q1, -1, q2) * R, q2)
+    c, c15 = crt_consts()
     out.append("")
-    out.append("/* q1^-1 mod q2 in Montgomery form and its product by q2^-1 mod 2^16. */")
-    out.append(f"const int16_t kpqc_smaugt_ntt_crt[2] = {{{c}, {s16(c * pow(q2, -1, R))}}};")
+    out.append("/* q1^-1 mod q2, centred, and round(2^15 c / q2). */")
+    out.append(f"const int16_t kpqc_smaugt_ntt_crt[2] = {{{c}, {c15}}};")
     print("\n".join(out))
 
 

@@ -30,7 +30,7 @@ typedef SMAUGT_NTT_CONSTS(32) smaugt_ntt_consts32; /* lanes 0-15 the first prime
 
 extern const smaugt_ntt_consts16 kpqc_smaugt_ntt16_q7681, kpqc_smaugt_ntt16_q10753;
 extern const smaugt_ntt_consts32 kpqc_smaugt_ntt32;
-/* q1^-1 mod q2 in Montgomery form and its product by q2^-1 mod 2^16. */
+/* q1^-1 mod q2, centred, and round(2^15 c / q2) (smaugt_ntt_crt.h). */
 extern const int16_t kpqc_smaugt_ntt_crt[2];
 
 #endif

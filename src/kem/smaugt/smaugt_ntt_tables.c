@@ -433,5 +433,5 @@ const smaugt_ntt_consts32 kpqc_smaugt_ntt32 = {
     .last_qinv = {16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, 16254, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453, -8453},
 };
 
-/* q1^-1 mod q2 in Montgomery form and its product by q2^-1 mod 2^16. */
-const int16_t kpqc_smaugt_ntt_crt[2] = {3563, 32747};
+/* q1^-1 mod q2, centred, and round(2^15 c / q2). */
+const int16_t kpqc_smaugt_ntt_crt[2] = {-5373, -16373};
