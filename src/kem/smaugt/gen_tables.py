@@ -119,27 +119,35 @@ def barrett_ok(q, v):
     return all(abs(x - ((((x * v) >> 16) + 512) >> 10) * q) <= q // 2 for x in range(-32768, 32768))
 
 
+def fold_bound(q, b):
+    """The largest |x - round(x f / 2^15) q|, f = round(2^15 / q), as
+    fold() computes it (vpmulhrsw rounds half up), over |x| <= b."""
+    f = round((1 << 15) / q)
+    return max(abs(x - q * ((x * f + (1 << 14)) >> 15)) for x in range(-b, b + 1))
+
+
 def ranges_ok(q):
     """The bounds smaugt_ntt_core.h relies on: a layer adds at most
-    |x| q / 2^17 + q/2 + 1; four forward layers from 2^10, four from q/2,
-    the inverse's passes from q/2 and a pointwise sum of four products
-    (one factor below 2^15, the other at most q/2) stay below 2^15."""
+    |x| q / 2^17 + q/2 + 1; four forward layers from 2^10, then the fold at
+    the transpose and four more, the inverse's passes from a folded
+    pointwise sum and a pointwise sum of four products (one factor below
+    2^15, the other at most q/2) stay below 2^15."""
     grow = lambda b: b + b * (q // 2) // (1 << 16) + q // 2 + 1
     b = 1 << 10
     for _ in range(4):
         b = grow(b)
     assert b < 1 << 15, (q, b)
-    b = q // 2
+    b = fold_bound(q, b)
     for _ in range(4):
         b = grow(b)
     assert b < 1 << 15, (q, b)
     mm = lambda b: b * (q // 2) // (1 << 16) + q // 2 + 1  # a Montgomery product of b
     assert 4 * mm((1 << 15) - 1) < 1 << 15, q  # a pointwise sum of four terms, unreduced
-    b = q // 2  # the pointwise sums, reduced
+    b = fold_bound(q, (1 << 15) - 1)  # the pointwise sums, folded
     for _ in range(4):  # two layers per pass, on any mix of the last pass's outputs
         top = max(4 * b, 2 * mm(2 * b))
         assert top < 1 << 15, (q, top)
-        b = max(q // 2, mm(top))
+        b = max(fold_bound(q, top), mm(top))
     return True
 
 
@@ -180,14 +188,14 @@ def consts(q):
         vecs = [[h] * 16 for h in hi] + lo
         tw.append((vecs, [[s16(x * qinv) for x in vec] for vec in vecs]))
     last = centred(zinv[1] * R * R * pow(N, -1, q), q)  # montmul by it: x / z_1 * 2^16 / 256
-    return {"q": q, "qinv": s16(qinv), "barrett": v, "scale": scale, "scale_qinv": s16(scale * qinv), "tw": tw,
+    return {"q": q, "qinv": s16(qinv), "barrett": v, "fold": round((1 << 15) / q), "scale": scale, "scale_qinv": s16(scale * qinv), "tw": tw,
             "last": last, "last_qinv": s16(last * qinv)}
 
 
 def emit(out, name, lanes_of):
     """lanes_of(field) -> list of lanes for a scalar; twiddles likewise."""
     out.append(f"const {name} = {{")
-    for f in ("q", "qinv", "barrett", "scale", "scale_qinv"):
+    for f in ("q", "qinv", "barrett", "fold", "scale", "scale_qinv"):
         out.append(f"    .{f} = {{{', '.join(str(x) for x in lanes_of(lambda c: [c[f]] * 16))}}},")
     out.append("    .tw = {")
     for d in range(2):

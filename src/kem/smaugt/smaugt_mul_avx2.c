@@ -16,6 +16,7 @@ typedef __m256i vec;
 #define V_SUB _mm256_sub_epi16
 #define V_MULLO _mm256_mullo_epi16
 #define V_MULHI _mm256_mulhi_epi16
+#define V_MULHRS _mm256_mulhrs_epi16
 #define V_SRAI _mm256_srai_epi16
 #define V_SET1 _mm256_set1_epi16
 #define V_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))

@@ -17,6 +17,7 @@ typedef __m512i vec;
 #define V_SUB _mm512_sub_epi16
 #define V_MULLO _mm512_mullo_epi16
 #define V_MULHI _mm512_mulhi_epi16
+#define V_MULHRS _mm512_mulhrs_epi16
 #define V_SRAI _mm512_srai_epi16
 #define V_SET1 _mm512_set1_epi16
 #define V_LOAD(p) _mm512_loadu_si512((const void *)(p))

@@ -19,9 +19,13 @@
  * product by a twiddle (|z| <= q/2) of x is below |x| q / 2^17 + q/2, so a
  * layer adds at most that much.  The forward transform takes |x| <= 2^10
  * (25704 after four layers for 10753) and reduces once, at the transpose,
- * to [-q/2, q/2] (31670 after the next four); the inverse reduces its sums
- * after every second layer and folds the final scaling into its last
- * layer's multiplications.  Multiplications are what this code spends
+ * by fold() (to 5631, then 32018 after the next four); the inverse folds
+ * its sums after every second layer and its final scaling into its last
+ * layer's multiplications.  fold() quotients by a rounded product with
+ * round(2^15 / q), 3 and 4, so it takes three operations to barrett()'s
+ * five and leaves a little more than q/2; only the secret's transform,
+ * whose values meet the public ones in the pointwise products, needs
+ * barrett()'s [-q/2, q/2].  Multiplications are what this code spends
  * (the 16-bit multipliers are the bottleneck on the CPUs measured), so
  * every reduction left out counts.  Everything is arithmetic on whole
  * vectors: no branch or address depends on the data.
@@ -38,6 +42,12 @@ static inline vec montmul(vec a, vec b, vec bq, vec q) {
 static inline vec barrett(vec x, vec q, vec v) {
     const vec half = V_SET1(1 << 9);
     return V_SUB(x, V_MULLO(V_SRAI(V_ADD(V_MULHI(x, v), half), 10), q));
+}
+
+/* x - round(x f / 2^15) q with f = round(2^15 / q): cheaper than barrett(),
+ * coarser (up to 5631 for 10753 from the forward transform's 25704). */
+static inline vec fold(vec x, vec q, vec f) {
+    return V_SUB(x, V_MULLO(V_MULHRS(x, f), q));
 }
 
 /* 16 x 16 transpose of 16-bit lanes (per prime): an 8 x 8 transpose in
@@ -89,13 +99,13 @@ static inline void gs_bfly(vec *a, vec *b, const NTT_CONSTS *c, unsigned k, vec 
  * with k2. */
 static inline void ct_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned k1, unsigned k2, int reduce_first,
                           const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     vec a = x[i], b = x[i + s], d = x[i + 2 * s], e = x[i + 3 * s];
     if (reduce_first) {
-        a = barrett(a, q, v);
-        b = barrett(b, q, v);
-        d = barrett(d, q, v);
-        e = barrett(e, q, v);
+        a = fold(a, q, f);
+        b = fold(b, q, f);
+        d = fold(d, q, f);
+        e = fold(e, q, f);
     }
     ct_bfly(&a, &d, c, k0, q);
     ct_bfly(&b, &e, c, k0, q);
@@ -110,14 +120,14 @@ static inline void ct_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned 
 /* The inverse of ct_two (up to the factor 4); the two sums reduced. */
 static inline void gs_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned k1, unsigned k2,
                           const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     vec a = x[i], b = x[i + s], d = x[i + 2 * s], e = x[i + 3 * s];
     gs_bfly(&a, &b, c, k1, q);
     gs_bfly(&d, &e, c, k2, q);
     gs_bfly(&a, &d, c, k0, q);
     gs_bfly(&b, &e, c, k0, q);
-    x[i] = barrett(a, q, v);
-    x[i + s] = barrett(b, q, v);
+    x[i] = fold(a, q, f);
+    x[i + s] = fold(b, q, f);
     x[i + 2 * s] = d;
     x[i + 3 * s] = e;
 }
@@ -167,15 +177,15 @@ static void transform_secret(vec b[16], vec bq[16], const NTT_CONSTS *c) {
 
 /* Term j < k <= 4 of acc = sum_j a_j * b_j pointwise.  |a| < 2^15, |b| <=
  * q/2: each product is below 2^15 q/2^17 + q/2 + 1 (8064 for 10753), so
- * four of them add up to less than 2^15 and the sum is reduced once,
- * after the last term, to [-q/2, q/2] as the inverse expects. */
+ * four of them add up to less than 2^15 and the sum is folded once,
+ * after the last term, for the inverse. */
 static inline void pointwise_acc(vec acc[16], const vec a[16], const vec b[16], const vec bq[16], unsigned j, unsigned k,
                                  const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     for (unsigned i = 0; i < 16; i++) {
         vec m = montmul(a[i], b[i], bq[i], q);
         m = j == 0 ? m : V_ADD(acc[i], m);
-        acc[i] = j + 1 == k ? barrett(m, q, v) : m;
+        acc[i] = j + 1 == k ? fold(m, q, f) : m;
     }
 }
 
