@@ -1,7 +1,8 @@
 /*
  * The transforms of the exact product (smaugt_ntt.h), written once for
  * both vector backends.  The including file defines the vector type `vec`,
- * the table type NTT_CONSTS, and V_ADD, V_SUB, V_MULLO, V_MULHI, V_SRAI, V_SET1,
+ * the table type NTT_CONSTS, and V_ADD, V_SUB, V_MONT_SUB, V_MULLO, V_MULHI,
+ * V_MULHRS, V_SRAI, V_SET1,
  * V_LOAD (an unaligned load of one table row), the in-lane unpacks
  * V_UNPACKLO16 ... V_UNPACKHI64 and exchange_halves() (see transpose16):
  * AVX2 runs the code once per prime on 16 lanes, AVX-512 once for both
@@ -33,9 +34,11 @@
 #ifndef KPQC_SMAUGT_NTT_CORE_H
 #define KPQC_SMAUGT_NTT_CORE_H
 
-/* a * b * 2^-16 mod q, in (-q, q) when |a b| < 2^15 q; bq = b q^-1 mod 2^16. */
+/* a * b * 2^-16 mod q, in (-q, q) when |a b| < 2^15 q; bq = b q^-1 mod 2^16.
+ * V_MONT_SUB is a subtraction the backend may write in a form compilers
+ * keep as it is (see the AVX-512 backend). */
 static inline vec montmul(vec a, vec b, vec bq, vec q) {
-    return V_SUB(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
+    return V_MONT_SUB(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
 }
 
 /* x - round(x v / 2^26) q, in [-q/2, q/2] for every 16-bit x. */
