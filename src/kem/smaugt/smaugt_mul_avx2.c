@@ -14,10 +14,10 @@ typedef __m256i vec;
 #define NTT_CONSTS smaugt_ntt_consts16
 #define V_ADD _mm256_add_epi16
 #define V_SUB _mm256_sub_epi16
-/* A plain subtraction ends the Montgomery product here: gcc reassociates
- * it into the butterflies (see the AVX-512 backend), but the form it
- * keeps, a saturating one, made the ymm products 1-2 % slower. */
-#define V_MONT_SUB _mm256_sub_epi16
+/* A plain subtraction ends the reductions here: gcc reassociates it into
+ * the butterflies (see the AVX-512 backend), but the form it keeps, a
+ * saturating one, made the ymm products 1-2 % slower. */
+#define V_SUB_LAST _mm256_sub_epi16
 #define V_MULLO _mm256_mullo_epi16
 #define V_MULHI _mm256_mulhi_epi16
 #define V_MULHRS _mm256_mulhrs_epi16

@@ -1,7 +1,7 @@
 /*
  * The transforms of the exact product (smaugt_ntt.h), written once for
  * both vector backends.  The including file defines the vector type `vec`,
- * the table type NTT_CONSTS, and V_ADD, V_SUB, V_MONT_SUB, V_MULLO, V_MULHI,
+ * the table type NTT_CONSTS, and V_ADD, V_SUB, V_SUB_LAST, V_MULLO, V_MULHI,
  * V_MULHRS, V_SRAI, V_SET1,
  * V_LOAD (an unaligned load of one table row), the in-lane unpacks
  * V_UNPACKLO16 ... V_UNPACKHI64 and exchange_halves() (see transpose16):
@@ -35,10 +35,11 @@
 #define KPQC_SMAUGT_NTT_CORE_H
 
 /* a * b * 2^-16 mod q, in (-q, q) when |a b| < 2^15 q; bq = b q^-1 mod 2^16.
- * V_MONT_SUB is a subtraction the backend may write in a form compilers
- * keep as it is (see the AVX-512 backend). */
+ * V_SUB_LAST, the subtraction that ends a reduction here and in fold(), is
+ * one the backend may write in a form compilers keep as it is (see the
+ * AVX-512 backend). */
 static inline vec montmul(vec a, vec b, vec bq, vec q) {
-    return V_MONT_SUB(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
+    return V_SUB_LAST(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
 }
 
 /* x - round(x v / 2^26) q, in [-q/2, q/2] for every 16-bit x. */
@@ -50,7 +51,7 @@ static inline vec barrett(vec x, vec q, vec v) {
 /* x - round(x f / 2^15) q with f = round(2^15 / q): cheaper than barrett(),
  * coarser (up to 5631 for 10753 from the forward transform's 25704). */
 static inline vec fold(vec x, vec q, vec f) {
-    return V_SUB(x, V_MULLO(V_MULHRS(x, f), q));
+    return V_SUB_LAST(x, V_MULLO(V_MULHRS(x, f), q));
 }
 
 /* 16 x 16 transpose of 16-bit lanes (per prime): an 8 x 8 transpose in
