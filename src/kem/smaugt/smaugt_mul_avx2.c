@@ -18,6 +18,7 @@ typedef __m256i vec;
  * the butterflies (see the AVX-512 backend), but the form it keeps, a
  * saturating one, made the ymm products 1-2 % slower. */
 #define V_SUB_LAST _mm256_sub_epi16
+#define NTT_FORWARD_INLINE 1
 #define V_MULLO _mm256_mullo_epi16
 #define V_MULHI _mm256_mulhi_epi16
 #define V_MULHRS _mm256_mulhrs_epi16

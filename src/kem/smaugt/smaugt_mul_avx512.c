@@ -21,6 +21,7 @@ typedef __m512i vec;
  * (a + m) - h, one operation more per butterfly, and the forward
  * transform took 9 % longer. */
 #define V_SUB_LAST(a, b) _mm512_maskz_sub_epi16(~(__mmask32)0, (a), (b))
+#define NTT_FORWARD_INLINE 0
 #define V_MULLO _mm512_mullo_epi16
 #define V_MULHI _mm512_mulhi_epi16
 #define V_MULHRS _mm512_mulhrs_epi16
