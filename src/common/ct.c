@@ -22,6 +22,7 @@ void kpqc_ct_cmov(void *dst, const void *src, size_t len, uint8_t cond) {
     uint8_t *d = dst;
     const uint8_t *s = src;
     uint8_t mask = (uint8_t)(0u - kpqc_ct_barrier32(cond));
+    KPQC_CT_TAINT(&mask, sizeof mask, &cond, sizeof cond); /* the borrow of 0 - cond */
     for (size_t i = 0; i < len; i++) d[i] ^= mask & (d[i] ^ s[i]);
 }
 

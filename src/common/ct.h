@@ -32,6 +32,27 @@
 #else
 #define KPQC_CT_BARRIER(x) ((void)(x))
 #endif
+/*
+ * KPQC_CT_TAINT(dst, dlen, src, slen): dst was computed from src, so all
+ * of dst is secret if any byte of src is.  MemorySanitizer needs telling
+ * where a value depends on a secret only through carries: it gives a sum
+ * or a product the OR of its operands' shadows bit for bit, with no carry
+ * moving up, so the high half of a product of zero-extended values
+ * ((uint32_t)w * c >> 16, Lemire's draw) or the top bit of a sum comes out
+ * public, and so does everything computed from it, branches included.
+ * valgrind spreads an undefined bit upward through sums and products and
+ * needs nothing: a no-op outside the MSan check.  It only ever marks more
+ * as secret, so it cannot hide a leak.
+ */
+#if defined(KPQC_CT_TESTING) && defined(KPQC_MSAN)
+#define KPQC_CT_TAINT(dst, dlen, src, slen)                                                                    \
+    do {                                                                                                       \
+        if (__msan_test_shadow((src), (slen)) >= 0) __msan_poison((dst), (dlen));                              \
+    } while (0)
+#else
+#define KPQC_CT_TAINT(dst, dlen, src, slen) ((void)(dst), (void)(dlen), (void)(src), (void)(slen))
+#endif
+
 static inline uint64_t kpqc_ct_barrier64(uint64_t x) {
     KPQC_CT_BARRIER(x);
     return x;
@@ -47,9 +68,12 @@ int kpqc_ct_memneq(const void *a, const void *b, size_t len);
 /* If cond is 1, copy src to dst; if 0, leave dst.  cond must be 0 or 1. */
 void kpqc_ct_cmov(void *dst, const void *src, size_t len, uint8_t cond);
 
-/* All-ones if x != 0, else 0. */
+/* All-ones if x != 0, else 0.  The answer is the borrow of 0 - x, which
+ * MemorySanitizer does not carry up: marked from x (KPQC_CT_TAINT). */
 static inline uint32_t kpqc_ct_nonzero_mask32(uint32_t x) {
-    return (uint32_t)0 - (kpqc_ct_barrier32(x | (0u - x)) >> 31);
+    uint32_t mask = (uint32_t)0 - (kpqc_ct_barrier32(x | (0u - x)) >> 31);
+    KPQC_CT_TAINT(&mask, sizeof mask, &x, sizeof x);
+    return mask;
 }
 
 /* Wipes memory in a way the compiler cannot elide. */
@@ -79,32 +103,15 @@ void kpqc_wipe(void *p, size_t len);
 #endif
 
 /*
- * KPQC_CT_TAINT(dst, dlen, src, slen): dst was computed from src, so all
- * of dst is secret if any byte of src is.  MemorySanitizer needs telling
- * where a value depends on a secret only through carries: it gives a sum
- * or a product the OR of its operands' shadows bit for bit, with no carry
- * moving up, so the high half of a product of zero-extended values
- * ((uint32_t)w * c >> 16, Lemire's draw) or the top bit of a sum comes out
- * public, and so does everything computed from it, branches included.
- * valgrind spreads an undefined bit upward through sums and products and
- * needs nothing: a no-op outside the MSan check.  It only ever marks more
- * as secret, so it cannot hide a leak.
- */
-#if defined(KPQC_CT_TESTING) && defined(KPQC_MSAN)
-#define KPQC_CT_TAINT(dst, dlen, src, slen)                                                                    \
-    do {                                                                                                       \
-        if (__msan_test_shadow((src), (slen)) >= 0) __msan_poison((dst), (dlen));                              \
-    } while (0)
-#else
-#define KPQC_CT_TAINT(dst, dlen, src, slen) ((void)(dst), (void)(dlen), (void)(src), (void)(slen))
-#endif
-
-/*
  * KPQC_CT_EXPECT_SECRET(p, len, what) states that a value must still be
  * secret at this point (a rejected signing attempt's challenge and
  * response, say): in the ct builds the program exits (status 1) with a
  * message when no byte of it is marked undefined any more, so declassifying
  * it too early is caught.  A no-op in normal builds (and outside valgrind).
+ * KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what) is stricter, for arrays
+ * of count little-endian words of size bytes: every word's most
+ * significant byte must be marked, where a lost carry or borrow shows
+ * first (a sampler's signs, the high half of a product).
  */
 #ifdef KPQC_CT_TESTING
 #include <stdio.h>
@@ -132,8 +139,22 @@ static inline int kpqc_ct_any_secret(const void *p, size_t len) {
             exit(1);                                                                                           \
         }                                                                                                      \
     } while (0)
+static inline int kpqc_ct_each_secret(const void *p, size_t count, size_t size) {
+    for (size_t i = 0; i < count; i++)
+        if (!kpqc_ct_any_secret((const uint8_t *)p + i * size + size - 1, 1)) return 0;
+    return 1;
+}
+#define KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what)                                                      \
+    do {                                                                                                       \
+        if (!kpqc_ct_each_secret((p), (count), (size))) {                                                      \
+            fprintf(stderr, "constant-time check: part of %s is public too early (%s:%d)\n", (what),          \
+                    __FILE__, __LINE__);                                                                       \
+            exit(1);                                                                                           \
+        }                                                                                                      \
+    } while (0)
 #else
 #define KPQC_CT_EXPECT_SECRET(p, len, what) ((void)(p), (void)(len), (void)(what))
+#define KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what) ((void)(p), (void)(count), (void)(size), (void)(what))
 #endif
 
 #endif

@@ -48,8 +48,8 @@ static int selected(int argc, char **argv, const char *name) {
  * fail).  Out of line, and the table filled at run time, so the optimiser
  * keeps a real load and a real branch.  MemorySanitizer stops at its first
  * report, so each can be run alone: --self-test
- * [index|branch|product|public] (public: a value declassified where it
- * must still be secret).
+ * [index|branch|product|mask|cmov|public] (public: a value declassified
+ * where it must still be secret).
  */
 static __attribute__((noinline)) int leaky_index(const uint8_t *table, const uint8_t *secret) {
     return table[secret[0]];
@@ -76,6 +76,26 @@ static __attribute__((noinline)) int leaky_product(const uint8_t *secret) {
     return acc;
 }
 
+/* A branch on whether a secret is non-zero (kpqc_ct_nonzero_mask32's
+ * answer is the borrow of 0 - x, which MemorySanitizer does not carry up
+ * by itself): must be reported however small the secret. */
+static __attribute__((noinline)) int leaky_mask(const uint8_t *secret) {
+    int acc = 0;
+    if (kpqc_ct_nonzero_mask32(secret[0]) & 1u) count(&acc);
+    return acc;
+}
+
+/* A branch on the top bit of a byte chosen by a secret condition
+ * (kpqc_ct_cmov's mask, 0 - cond, is another borrow): must be reported. */
+static __attribute__((noinline)) int leaky_cmov(const uint8_t *secret) {
+    int acc = 0;
+    uint8_t chosen = 0;
+    static const uint8_t all_ones = 0xFF;
+    kpqc_ct_cmov(&chosen, &all_ones, 1, secret[0] & 1);
+    if (chosen & 0x80) count(&acc);
+    return acc;
+}
+
 /* A value made public although the code says it must still be secret
  * (KPQC_CT_EXPECT_SECRET, as on a rejected signing attempt): must stop. */
 static __attribute__((noinline)) int early_public(uint8_t *secret) {
@@ -92,6 +112,8 @@ static int self_test(const char *which) {
     if (which == NULL || strcmp(which, "index") == 0) r += leaky_index(table, secret);
     if (which == NULL || strcmp(which, "branch") == 0) r += leaky_branch(secret);
     if (which == NULL || strcmp(which, "product") == 0) r += leaky_product(secret);
+    if (which == NULL || strcmp(which, "mask") == 0) r += leaky_mask(secret);
+    if (which == NULL || strcmp(which, "cmov") == 0) r += leaky_cmov(secret);
     if (which != NULL && strcmp(which, "public") == 0) r += early_public(secret);
     PUBLIC(&r, sizeof r);
     printf("self-test ran a deliberately leaky function unflagged (result %d)\n", r);

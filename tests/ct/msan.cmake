@@ -10,10 +10,11 @@ target_link_libraries(ct_check_msan PRIVATE kpqc_ct)
 target_include_directories(ct_check_msan PRIVATE ${PROJECT_SOURCE_DIR}/src/common)
 
 # The method must be able to fail: a secret-indexed load, a secret-
-# dependent branch, and a branch on the high half of a secret product
-# (through KPQC_CT_TAINT) are each reported (MSan stops at its first
-# report).
-foreach(leak index branch product)
+# dependent branch, a branch on the high half of a secret product
+# (through KPQC_CT_TAINT), and ones on kpqc_ct_nonzero_mask32 of a small
+# secret and on a byte kpqc_ct_cmov chose by a secret (their borrows,
+# marked in ct.h) are each reported (MSan stops at its first report).
+foreach(leak index branch product mask cmov)
   add_test(NAME ct_msan_selftest_detects_${leak} COMMAND ct_check_msan --self-test ${leak})
   set_tests_properties(ct_msan_selftest_detects_${leak} PROPERTIES ENVIRONMENT "${msan_env}"
                        PASS_REGULAR_EXPRESSION "MemorySanitizer: use-of-uninitialized-value"

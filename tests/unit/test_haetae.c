@@ -226,6 +226,21 @@ static void test_rans(void) {
                     CHECK(kpqc_haetae_rans_decode_two(&a, &b) != 0);
                     a.len = len - 1, b.len = len2;
                     CHECK(kpqc_haetae_rans_decode_two(&b, &a) != 0);
+                    /* encoded side by side, in either order: the same two codes */
+                    uint8_t two_a[2048], two_b[2048];
+                    struct haetae_rans_text ta = {sym, n, t, two_a, sizeof two_a, 0};
+                    struct haetae_rans_text tb = {sym2, N, u, two_b, sizeof two_b, 0};
+                    CHECK(kpqc_haetae_rans_encode_two(&ta, &tb) == 0);
+                    CHECK(ta.len == len && memcmp(two_a, exact, len) == 0);
+                    CHECK(tb.len == len2 && memcmp(two_b, enc2, len2) == 0);
+                    CHECK(kpqc_haetae_rans_encode_two(&tb, &ta) == 0);
+                    CHECK(ta.len == len && memcmp(two_a, exact, len) == 0);
+                    CHECK(tb.len == len2 && memcmp(two_b, enc2, len2) == 0);
+                    /* too small a capacity on either side is refused */
+                    tb.cap = len2 - 1;
+                    CHECK(kpqc_haetae_rans_encode_two(&ta, &tb) != 0);
+                    tb.cap = sizeof two_b, ta.cap = len - 1;
+                    CHECK(kpqc_haetae_rans_encode_two(&tb, &ta) != 0);
                 }
                 /* the length is part of the code: one byte less or more is refused */
                 CHECK(kpqc_haetae_rans_decode(back, n, t, exact, len - 1) != 0);
@@ -408,7 +423,10 @@ static void test_approx_exp(void) {
         xi[n++] = top / 2 + d - 32;
         xi[n++] = (INT64_C(1) << 26) + d - 32; /* limb boundaries */
         xi[n++] = (INT64_C(1) << 32) + d - 32;
+        xi[n++] = (INT64_C(1) << 31) + d - 32; /* the split of xi into 31 + 17 bits */
+        xi[n++] = ((int64_t)d << 31) + (INT64_C(1) << 31) - 1;
     }
+    xi[n++] = INT64_C(1) << 47; /* c0 xi a multiple of 2^48: the first step does not round */
     for (uint64_t x = 0; x <= 166; x++) /* y just below x + 1: (2x + 1) / 512 */
         xi[n++] = (int64_t)(((2 * x + 1) << 39) - 1);
     while (n < T * 8) xi[n++] = (int64_t)((((uint64_t)rnd32() << 32) | rnd32()) % (uint64_t)top);
@@ -511,6 +529,40 @@ static void test_hint_row(void) {
             CHECK_MSG(got == want && memcmp(&w_got, &w_want, sizeof w_got) == 0, "%s hint row (trial %u)",
                       backends[b]->name, trial);
             CHECK_MSG(be->sqnorm(&z1) == norm, "%s squared norm (trial %u)", backends[b]->name, trial);
+        }
+    }
+    /* the signer's commitment rows: |wq| < q and |y2| < q / 2 with their
+     * edges, both parities, both hint widths */
+    for (unsigned trial = 0; trial < 400; trial++) {
+        const unsigned alpha_bits = trial % 2 ? 9 : 8;
+        const int32_t y_edges[] = {-(HAETAE_Q / 2), -(HAETAE_Q / 2) + 1, -1, 0, 1, HAETAE_Q / 2 - 1, HAETAE_Q / 2, 7};
+        hpoly wq, y2, lsb, w_want, hb_want, w_got, hb_got;
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            wq.c[t] = trial < 8 ? edges[(trial + t) % 8] : (int32_t)(rnd32() % (2 * HAETAE_Q - 1)) - (HAETAE_Q - 1);
+            y2.c[t] = trial < 16 ? y_edges[(trial / 8 + 3 * t) % 8] : (int32_t)(rnd32() % HAETAE_Q) - HAETAE_Q / 2;
+            lsb.c[t] = (int32_t)rnd32() % 5; /* a whole coefficient: only its parity counts */
+        }
+        const hpoly *parity = trial % 3 ? &lsb : NULL;
+        kpqc_haetae_commit_row_portable(&w_want, &hb_want, &wq, &y2, parity, alpha_bits);
+        for (size_t b = 0; b < nbackends; b++) {
+            if (!kpqc_backend_usable(backends[b])) continue;
+            const struct haetae_backend *be = (const struct haetae_backend *)backends[b];
+            memset(&w_got, 0xA5, sizeof w_got);
+            memset(&hb_got, 0xA5, sizeof hb_got);
+            be->commit_row(&w_got, &hb_got, &wq, &y2, parity, alpha_bits);
+            CHECK_MSG(memcmp(&w_got, &w_want, sizeof w_got) == 0 && memcmp(&hb_got, &hb_want, sizeof hb_got) == 0,
+                      "%s commitment row (trial %u)", backends[b]->name, trial);
+            /* in place, as signing calls it */
+            hpoly in_place = wq;
+            be->commit_row(&in_place, &hb_got, &in_place, &y2, parity, alpha_bits);
+            CHECK_MSG(memcmp(&in_place, &w_want, sizeof in_place) == 0, "%s commitment row in place (trial %u)",
+                      backends[b]->name, trial);
+        }
+        for (unsigned t = 0; t < HAETAE_N; t++) {
+            const int32_t x = wq.c[t] + 2 * y2.c[t], par = parity != NULL ? parity->c[t] & 1 : 0;
+            CHECK_MSG(w_want.c[t] >= 0 && w_want.c[t] < HAETAE_DQ && (w_want.c[t] & 1) == par &&
+                          (w_want.c[t] - x) % HAETAE_Q == 0,
+                      "commitment row value (trial %u)", trial);
         }
     }
     /* the signer's response: |cs| < q with its edges, y of up to 27 bits */

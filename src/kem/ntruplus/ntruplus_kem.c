@@ -58,9 +58,12 @@ static void hash_h(const kpqc_ntruplus_params *p, uint8_t *out, const uint8_t *m
 static int gen_secret(const kpqc_ntruplus_params *p, const kpqc_ntruplus_backend *be,
                       int16_t *a, int16_t *ainv, const uint8_t *buf, int plus_one) {
     be->cbd1(p, a, buf, 3);
+    KPQC_CT_EXPECT_SECRET_EACH(a, p->n, sizeof a[0], "a sampled secret polynomial");
     a[0] = (int16_t)(a[0] + plus_one);
     be->ntt(p, a);
-    return be->baseinv(p, ainv, a);
+    const int bad = be->baseinv(p, ainv, a);
+    KPQC_CT_EXPECT_SECRET_EACH(ainv, p->n, sizeof ainv[0], "a secret polynomial's inverse");
+    return bad;
 }
 
 /* The SHAKE256 expansions (n/4 bytes) of two 32-byte coins at once: one
@@ -195,6 +198,7 @@ static int decaps(const kpqc_ntruplus_params *p, uint8_t *ss, const uint8_t *ct,
     be->tobytes(p, rbytes, r);
     hash_g(p, pad, rbytes);
     bad |= be->sotp_decode(p, msg, m, pad);
+    KPQC_CT_EXPECT_SECRET(msg, p->msgbytes, "the decrypted message");
 
     /* re-derive r from the message and compare (mod q: the same as
      * comparing the canonical encodings) */

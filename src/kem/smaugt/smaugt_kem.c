@@ -112,6 +112,7 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     be->matvec_acc(as, rows, p->log_q, (const int16_t (*)[SMAUGT_N])s, p->k, p->k);
     for (unsigned i = 0; i < p->k; i++) {
         be->gaussian(&b[i], e_buf[i], p->log_q);
+        KPQC_CT_TAINT(&b[i], sizeof b[i], e_buf[i], SMAUGT_GAUSS_BYTES); /* the sign's borrow */
         for (unsigned c = 0; c < SMAUGT_N; c++) b[i].c[c] = (uint16_t)(b[i].c[c] - as[i][c]);
     }
     kpqc_wipe(e_buf, p->k * sizeof e_buf[0]);
@@ -233,7 +234,13 @@ static int a_fits_beside(const smaugt_params *p, unsigned lanes, unsigned perms)
 static void indcpa_enc(const smaugt_params *p, const kpqc_smaugt_backend *be, uint8_t *ct, const smaugt_a_bytes *a,
                        const uint8_t *pk, const uint8_t *mu, const uint8_t (*rb)[4 * SMAUGT_N / 8]) {
     int16_t r[SMAUGT_KMAX][SMAUGT_N];
-    for (unsigned i = 0; i < p->k; i++) be->cbd(r[i], rb[i], p->cbd);
+    for (unsigned i = 0; i < p->k; i++) {
+        be->cbd(r[i], rb[i], p->cbd);
+        /* r's signs and upper bits are borrows MemorySanitizer does not
+         * carry (see KPQC_CT_TAINT). */
+        KPQC_CT_TAINT(r[i], sizeof r[i], rb[i], smaugt_cbd_seed_bytes(p));
+        KPQC_CT_EXPECT_SECRET_EACH(r[i], SMAUGT_N, sizeof r[i][0], "the ephemeral secret r");
+    }
 
     /* One product of the (k + 1) x k matrix (A^T over b^T) by r:
      * rows 0..k-1 give c1 = round_p(A^T r), row k gives
@@ -268,6 +275,8 @@ static void indcpa_dec(const smaugt_params *p, const kpqc_smaugt_backend *be, ui
     be->unpack_top(d.c, ct + p->k * p->log_p * SMAUGT_N / 8, p->log_p2);
     for (unsigned i = 0; i < p->k; i++) {
         be->unpack_secret(s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES);
+        KPQC_CT_TAINT(s[i], sizeof s[i], sk_pke + i * SMAUGT_SKPOLY_BYTES, SMAUGT_SKPOLY_BYTES); /* 1 - f's borrow */
+        KPQC_CT_EXPECT_SECRET_EACH(s[i], SMAUGT_N, sizeof s[i][0], "the unpacked secret key");
         rows[i] = ct + i * p->log_p * SMAUGT_N / 8;
     }
     be->matvec_acc(&d.c, rows, p->log_p, (const int16_t (*)[SMAUGT_N])s, 1, p->k);

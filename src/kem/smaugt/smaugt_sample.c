@@ -123,6 +123,10 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
                     const int16_t neg = (int16_t)(((sign[16 * h + t] >> pl) & 1) - 1);
                     s[i] = (int16_t)((nonzero ^ neg) - neg);
                 }
+        /* The signs are borrows out of sign bits: secret, which
+         * MemorySanitizer does not see by itself (see KPQC_CT_TAINT). */
+        KPQC_CT_TAINT(s, SMAUGT_N * sizeof s[0], sign, 32);
+        KPQC_CT_EXPECT_SECRET_EACH(s, SMAUGT_N, sizeof s[0], "the fixed-weight secret");
         kpqc_wipe(before, sizeof before);
     }
     kpqc_wipe(pick, sizeof pick);

@@ -13,6 +13,7 @@
  * Messages are bound as mu = SHAKE256(pk || ctxlen || ctx || m); signing is
  * hedged: seed = SHAKE256(key || rnd || mu) with 32 fresh bytes rnd.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,11 +64,6 @@ static void matrix_apply(const struct haetae_params *p, const struct haetae_back
         for (unsigned j = 1; j < p->l; j++) be->pointwise_acc(&r[i], &A[i][j], &xhat[j]);
         be->invntt(&r[i]);
     }
-}
-
-/* From a value mod q and its parity, the value mod 2q in [0, 2q). */
-static inline int32_t from_crt(int32_t xq, int32_t parity) {
-    return kpqc_haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
 }
 
 static void message_hash(uint8_t *mu, size_t mulen, const uint8_t *pk, size_t pklen,
@@ -229,6 +225,8 @@ static uint32_t unpack_secret(const struct haetae_params *p, hpoly *s, const uin
             bad |= out;
         }
     }
+    /* the signs are borrows MemorySanitizer does not carry (KPQC_CT_TAINT) */
+    KPQC_CT_TAINT(s, (m + p->k) * sizeof s[0], sk + haetae_pk_bytes(p), off - haetae_pk_bytes(p));
     return bad;
 }
 
@@ -275,10 +273,13 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
     uint8_t *q = sig + HAETAE_N / 8;
     for (unsigned i = 0; i < p->l; i++)
         for (unsigned j = 0; j < HAETAE_N; j++) *q++ = (uint8_t)lb[i].c[j];
+    /* a value without a symbol marks the signature too large; the loops
+     * check all and branch once, so that they vectorise */
+    uint32_t no_symbol = 0;
     for (unsigned i = 0; i < p->l; i++) {
         for (unsigned j = 0; j < HAETAE_N; j++) {
-            int32_t s = hb[i].c[j] + (int32_t)p->offset_hb_z1;
-            if (s < 0 || s >= (int32_t)p->rans_hb_z1.nsym) return -1;
+            uint32_t s = (uint32_t)(hb[i].c[j] + (int32_t)p->offset_hb_z1);
+            no_symbol |= s >= p->rans_hb_z1.nsym; /* negative ones too */
             sym_hb[i * HAETAE_N + j] = (uint8_t)s;
         }
     }
@@ -287,13 +288,15 @@ static int pack_sig(const struct haetae_params *p, uint8_t *sig, const hpoly *c,
     for (unsigned i = 0; i < p->k; i++) {
         for (unsigned j = 0; j < HAETAE_N; j++) {
             uint32_t v = (uint32_t)h[i].c[j];
-            if (v > cut && v <= cut + p->offset_h) return -1;
+            no_symbol |= v > cut && v <= cut + p->offset_h;
             sym_h[i * HAETAE_N + j] = (uint8_t)(v > cut ? v - p->offset_h : v);
         }
     }
-    size_t n_hb = kpqc_haetae_rans_encode(enc_hb, p->base_enc_hb_z1 + 255, &p->rans_hb_z1, sym_hb,
-                                     p->l * HAETAE_N);
-    size_t n_h = kpqc_haetae_rans_encode(enc_h, p->base_enc_h + 255, &p->rans_h, sym_h, p->k * HAETAE_N);
+    if (no_symbol) return -1;
+    struct haetae_rans_text hb_text = {sym_hb, p->l * HAETAE_N, &p->rans_hb_z1, enc_hb, p->base_enc_hb_z1 + 255, 0};
+    struct haetae_rans_text h_text = {sym_h, p->k * HAETAE_N, &p->rans_h, enc_h, p->base_enc_h + 255, 0};
+    if (kpqc_haetae_rans_encode_two(&hb_text, &h_text) != 0) return -1;
+    const size_t n_hb = hb_text.len, n_h = h_text.len;
     if (n_hb < p->base_enc_hb_z1 || n_h < p->base_enc_h) return -1;
     if (HAETAE_N / 8 + p->l * HAETAE_N + 2 + n_hb + n_h > p->sig_bytes) return -1;
     q[0] = (uint8_t)(n_hb - p->base_enc_hb_z1);
@@ -333,6 +336,8 @@ static int unpack_sig(const struct haetae_params *p, hpoly *c, hpoly *z1, hpoly 
 
 /* ---------- signing ---------- */
 
+/* The public matrix first and the public key last: what lies between
+ * (and the sampler's memory) is wiped. */
 struct sign_ws {
     hpoly A[HAETAE_KMAX][HAETAE_LMAX];
     hpoly shat[MMAX + HAETAE_KMAX];
@@ -394,11 +399,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         for (unsigned j = 0; j < l; j++) be->ntt(&w->rnd[j]);
         matrix_apply(p, be, w->Ay, w->A, w->rnd);
         for (unsigned i = 0; i < k; i++) {
-            for (unsigned t = 0; t < HAETAE_N; t++) {
-                int32_t v = w->Ay[i].c[t] + 2 * w->rnd[l + i].c[t];
-                w->Ay[i].c[t] = from_crt(v, i == 0 ? y10.c[t] : 0);
-                w->hb_Ay[i].c[t] = kpqc_haetae_highbits_hint(p, w->Ay[i].c[t]);
-            }
+            be->commit_row(&w->Ay[i], &w->hb_Ay[i], &w->Ay[i], &w->rnd[l + i], i == 0 ? &y10 : NULL, p->alpha_hint_bits);
             kpqc_haetae_pack_highbits(p, w->hash_in + i * HAETAE_HIGHBITS_BYTES, &w->hb_Ay[i]);
         }
         kpqc_haetae_pack_lsb(w->hash_in + k * HAETAE_HIGHBITS_BYTES, &y10);
@@ -422,7 +423,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         if (reject) {
             /* only the verdict of a rejected attempt is public */
             KPQC_CT_EXPECT_SECRET(&w->c, sizeof w->c, "a rejected attempt's challenge");
-            KPQC_CT_EXPECT_SECRET(w->z, sizeof w->z, "a rejected attempt's response");
+            KPQC_CT_EXPECT_SECRET_EACH(w->z, rows * HAETAE_N, sizeof w->z[0][0], "a rejected attempt's response");
             continue;
         }
         /* Accepted: z is now distributed independently of the key, and c
@@ -460,7 +461,9 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         if (pack_sig(p, sig, &w->c, w->lb, w->hb, w->h) == 0) break;
     }
     *sig_len = p->sig_bytes;
-    kpqc_wipe(w, sizeof *w);
+    /* A and pk are public; the rest from the key's NTT on is wiped */
+    kpqc_wipe((uint8_t *)w + offsetof(struct sign_ws, shat), offsetof(struct sign_ws, pk) - offsetof(struct sign_ws, shat));
+    kpqc_haetae_hyperball_wipe(&w->gauss);
     free(w);
     return KPQC_OK;
 }

@@ -97,6 +97,10 @@ static inline int32_t kpqc_haetae_freeze2q(int32_t a) {
     KPQC_BOUND(a > -(1 << 30) && a < (1 << 30));
     return kpqc_haetae_reduce_mod(a, HAETAE_DQ, 33287);
 }
+/* From a value mod q and its parity, the value mod 2q in [0, 2q). */
+static inline int32_t kpqc_haetae_from_parity(int32_t xq, int32_t parity) {
+    return kpqc_haetae_freeze2q(xq + (HAETAE_Q & -((xq ^ parity) & 1)));
+}
 /* |a| < q -> representative in (-q/2, q/2] */
 static inline int32_t kpqc_haetae_center(int32_t a) {
     KPQC_BOUND(a > -HAETAE_Q && a < HAETAE_Q);
@@ -141,11 +145,14 @@ void kpqc_haetae_pack_2eta(uint8_t r[HAETAE_N * 3 / 8], const hpoly *a);
 void kpqc_haetae_unpack_2eta(hpoly *a, const uint8_t r[HAETAE_N * 3 / 8]);
 /* High bits with respect to alpha_h of r in [0, 2q): round(r / alpha_h),
  * with the top value (2q - 2) / alpha_h wrapped to 0. */
-static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
-    int32_t top = (HAETAE_DQ - 2) >> p->alpha_hint_bits;
-    int32_t hb = (r + (1 << (p->alpha_hint_bits - 1))) >> p->alpha_hint_bits;
+static inline int32_t kpqc_haetae_highbits_alpha(int32_t r, unsigned alpha_bits) {
+    int32_t top = (HAETAE_DQ - 2) >> alpha_bits;
+    int32_t hb = (r + (1 << (alpha_bits - 1))) >> alpha_bits;
     hb -= top & ~((hb - top) >> 31); /* hb >= top -> 0 */
     return hb;
+}
+static inline int32_t kpqc_haetae_highbits_hint(const struct haetae_params *p, int32_t r) {
+    return kpqc_haetae_highbits_alpha(r, p->alpha_hint_bits);
 }
 
 
@@ -186,6 +193,14 @@ uint64_t kpqc_haetae_cdt_sample_avx2(uint64_t lo, uint32_t hi);
  * the candidate, eight at a time: measured faster than inline, and faster
  * than an AVX-512 build of exact 26-bit-limb products. */
 #define HAETAE_EXP_DEGREE 10
+/* the leading coefficient, which the vector kernels' first step needs below
+ * 2^26, and all of them (see kpqc_haetae_exp_coef): a kernel that holds
+ * them as constants unrolls Horner's steps on immediate operands */
+#define HAETAE_EXP_COEF0 INT64_C(55868746)
+#define HAETAE_EXP_COEFS                                                                                   \
+    HAETAE_EXP_COEF0, INT64_C(-743564434), INT64_C(6953427278), INT64_C(-55833338892), INT64_C(390932311155), \
+        INT64_C(-2345623661771), INT64_C(11728123872951), INT64_C(-46912496106200), INT64_C(140737488354861), \
+        INT64_C(-281474976710650), INT64_C(281474976710657)
 extern const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1];
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]);
 #ifdef KPQC_ISA_AVX2
@@ -250,6 +265,8 @@ struct haetae_backend {
     /* signing: the challenge's constant-time shuffle, kpqc_haetae_response */
     uint32_t (*shuffle)(uint64_t c[4], uint32_t i, const uint8_t *buf, size_t len);
     void (*response)(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign, uint64_t norms[2]);
+    /* signing: kpqc_haetae_commit_row */
+    void (*commit_row)(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb, unsigned alpha_bits);
 };
 extern const struct haetae_backend kpqc_haetae_backend_portable;
 #ifdef KPQC_ISA_AVX2
@@ -325,6 +342,8 @@ void kpqc_haetae_hyperball_start(const struct haetae_params *p, struct haetae_ga
                                  const uint8_t seed[HAETAE_CRHBYTES], uint16_t nonce);
 void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct haetae_backend *be,
                                   struct haetae_gauss_ws *ws, int32_t y[][HAETAE_N], uint8_t *b);
+/* Wipes what the sampler wrote: the states' lanes it ran and the rest. */
+void kpqc_haetae_hyperball_wipe(struct haetae_gauss_ws *ws);
 
 /* ---- key singular value (haetae_fft.c) ---- */
 int64_t kpqc_haetae_sk_singular_value(const struct haetae_params *p, const struct haetae_backend *be,
@@ -355,6 +374,15 @@ uint64_t kpqc_haetae_hint_row_avx2(hpoly *w1, const hpoly *wq, const hpoly *h, c
  * (mod 2^64). */
 void kpqc_haetae_response_portable(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
                                    uint64_t norms[2]);
+/* A row of the signer's commitment: w = wq + 2 y2 mod 2q in [0, 2q), the
+ * value mod q made even or odd as the parity row lsb says (NULL: even),
+ * and its high bits hb.  |wq| < q (an inverse NTT's output) and
+ * |y2| < q / 2 (a rounded hyperball coordinate: at most B0 < q / 2); w and
+ * wq may be the same row. */
+void kpqc_haetae_commit_row_portable(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb,
+                                     unsigned alpha_bits);
+void kpqc_haetae_commit_row_avx2(hpoly *w, hpoly *hb, const hpoly *wq, const hpoly *y2, const hpoly *lsb,
+                                 unsigned alpha_bits);
 void kpqc_haetae_response_avx2(int32_t z[HAETAE_N], const int32_t y[HAETAE_N], const hpoly *cs, uint32_t sign,
                                uint64_t norms[2]);
 
@@ -382,6 +410,18 @@ static inline uint32_t kpqc_haetae_rans_div(uint32_t x, struct haetae_rans_divis
  * the code would exceed cap bytes. */
 size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
                           const uint8_t *sym, size_t n);
+/* n symbols from sym encoded under table t into out, at most cap bytes;
+ * the code's size goes to len. */
+struct haetae_rans_text {
+    const uint8_t *sym;
+    size_t n;
+    const struct haetae_rans_table *t;
+    uint8_t *out;
+    size_t cap, len;
+};
+/* Encodes two texts at once (as two kpqc_haetae_rans_encode); 0 when both
+ * have codes that fit, else -1 with both lengths 0 or one of them 0. */
+int kpqc_haetae_rans_encode_two(struct haetae_rans_text *a, struct haetae_rans_text *b);
 /* Decodes exactly n symbols from exactly len bytes; 0 on success. */
 int kpqc_haetae_rans_decode(uint8_t *sym, size_t n, const struct haetae_rans_table *t,
                        const uint8_t *in, size_t len);

@@ -15,4 +15,4 @@ const struct haetae_backend kpqc_haetae_backend_avx512 = {
     kpqc_haetae_ct_compact_avx512, kpqc_haetae_scale_round_avx512,
     kpqc_haetae_sqnorm_avx2, kpqc_haetae_hint_row_avx2, kpqc_haetae_rej_uniform_avx2,
     kpqc_haetae_shuffle_avx2,
-    kpqc_haetae_response_avx2};
+    kpqc_haetae_response_avx2, kpqc_haetae_commit_row_avx2};

@@ -8,7 +8,7 @@ const struct haetae_backend kpqc_haetae_backend_portable = {
     kpqc_haetae_ct_compact, kpqc_haetae_scale_round_portable,
     kpqc_haetae_sqnorm_portable, kpqc_haetae_hint_row_portable, kpqc_haetae_rej_uniform_portable,
     kpqc_haetae_shuffle_portable,
-    kpqc_haetae_response_portable};
+    kpqc_haetae_response_portable, kpqc_haetae_commit_row_portable};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -151,9 +151,21 @@ static inline __m256i horner_step(__m256i a, const struct exp_factors *x, __m256
     return _mm256_add_epi64(q, c);
 }
 
+/* The first step, from r = c0 itself: c0 < 2^26 is a constant, so
+ * ceil(c0 xi / 2^48) = floor((floor((c0 xL + 2^48 - 1) / 2^31) + c0 xH) / 2^17)
+ * takes two products, and r carries no offset yet (a = r + 2^51 after it). */
+_Static_assert(HAETAE_EXP_COEF0 >= 0 && HAETAE_EXP_COEF0 < (INT64_C(1) << 26), "c0 below 2^26");
+static inline __m256i first_step(const struct exp_factors *x, __m256i c) {
+    const __m256i c0 = _mm256_set1_epi64x(HAETAE_EXP_COEF0);
+    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(c0, x->lo), _mm256_set1_epi64x(MASK48));
+    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31), _mm256_mul_epu32(c0, x->hi));
+    return _mm256_add_epi64(_mm256_srli_epi64(m, 17), c);
+}
+
 /* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for GROUPS x 4 values, the
  * groups' chains of dependent multiplications side by side. */
 GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
+    static const int64_t coefs[HAETAE_EXP_DEGREE + 1] = {HAETAE_EXP_COEFS};
     const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
     struct exp_factors x[GROUPS];
     __m256i eight_xi[GROUPS];
@@ -163,10 +175,11 @@ GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size
         x[g].hi = _mm256_srli_epi64(xi[g], 31);
         x[g].hi_15 = _mm256_slli_epi64(x[g].hi, 15);
         eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
-        ex[g] = _mm256_set1_epi64x(kpqc_haetae_exp_coef[0] + (INT64_C(1) << 51));
+        ex[g] = first_step(&x[g], _mm256_set1_epi64x(coefs[1] + (INT64_C(1) << 51)));
     }
-    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
-        const __m256i coef = _mm256_set1_epi64x(kpqc_haetae_exp_coef[i] + (INT64_C(1) << 51));
+#pragma GCC unroll 16
+    for (unsigned i = 2; i <= HAETAE_EXP_DEGREE; i++) {
+        const __m256i coef = _mm256_set1_epi64x(coefs[i] + (INT64_C(1) << 51));
         for (size_t g = 0; g < groups; g++)
             ex[g] = horner_step(ex[g], &x[g], _mm256_sub_epi64(coef, eight_xi[g]));
     }

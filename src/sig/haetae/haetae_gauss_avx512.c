@@ -96,17 +96,19 @@ static inline __m512i cdt8(__m512i r_lo, __m512i r_hi) {
  * 2^48) carries into bit 52 when added to 2^52 - 16 exactly when that
  * remainder is not zero, which rounds up; 8 xi is taken off again with c. */
 static inline __attribute__((always_inline)) void approx_exp(__m512i ex[2], const __m512i xi[2], unsigned m) {
+    static const int64_t coefs[HAETAE_EXP_DEGREE + 1] = {HAETAE_EXP_COEFS};
     const __m512i offset = _mm512_set1_epi64(INT64_C(1) << 51);
     const __m512i carry_in = _mm512_set1_epi64((INT64_C(1) << 52) - 16);
     __m512i b[2], eight_xi[2];
     for (unsigned k = 0; k < m; k++) {
         b[k] = _mm512_slli_epi64(xi[k], 4);
         eight_xi[k] = _mm512_slli_epi64(xi[k], 3);
-        ex[k] = _mm512_set1_epi64(kpqc_haetae_exp_coef[0]);
+        ex[k] = _mm512_set1_epi64(coefs[0]);
     }
+#pragma GCC unroll 16
     for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
         for (unsigned k = 0; k < m; k++) {
-            const __m512i c = _mm512_sub_epi64(_mm512_set1_epi64(kpqc_haetae_exp_coef[i]), eight_xi[k]);
+            const __m512i c = _mm512_sub_epi64(_mm512_set1_epi64(coefs[i]), eight_xi[k]);
             const __m512i a = _mm512_add_epi64(ex[k], offset);
             const __m512i rest = _mm512_madd52lo_epu64(carry_in, a, b[k]);
             ex[k] = _mm512_add_epi64(_mm512_madd52hi_epu64(c, a, b[k]), _mm512_srli_epi64(rest, 52));

@@ -177,6 +177,9 @@ static void eta_digits(hpoly *a, const struct eta_lane *l) {
             t = t3;
         }
     }
+    /* The signs are borrows MemorySanitizer does not carry (KPQC_CT_TAINT). */
+    KPQC_CT_TAINT(a->c, sizeof a->c, l->e, (HAETAE_N + 4) / 5 * sizeof l->e[0]);
+    KPQC_CT_EXPECT_SECRET_EACH(a->c, HAETAE_N, sizeof a->c[0], "a secret key polynomial");
 }
 
 /* a[i] from SHAKE256(seed || nonce0 + i), four at a time. */
@@ -208,13 +211,23 @@ size_t kpqc_haetae_challenge_input_bytes(const struct haetae_params *p) {
     return p->k * HAETAE_HIGHBITS_BYTES + HAETAE_N / 8;
 }
 
+/* The masks below are borrows, which MemorySanitizer does not carry: m is
+ * marked secret if x or y is (KPQC_CT_TAINT; nothing outside that check). */
+static inline uint64_t borrow_mask(uint64_t m, uint32_t x, uint32_t y) {
+    KPQC_CT_TAINT(&m, sizeof m, &x, sizeof x);
+    KPQC_CT_TAINT(&m, sizeof m, &y, sizeof y);
+    return m;
+}
+
 /* All-ones when x <= y, else 0, for x, y < 2^31. */
 static inline uint64_t mask_le(uint32_t x, uint32_t y) {
-    return 0 - (uint64_t)(kpqc_ct_barrier32(((y - x) >> 31) ^ 1));
+    return borrow_mask(0 - (uint64_t)(kpqc_ct_barrier32(((y - x) >> 31) ^ 1)), x, y);
 }
 
 /* All-ones when x == y, else 0, for x, y < 2^31. */
-static inline uint64_t mask_eq(uint32_t x, uint32_t y) { return 0 - (uint64_t)(((x ^ y) - 1) >> 31); }
+static inline uint64_t mask_eq(uint32_t x, uint32_t y) {
+    return borrow_mask(0 - (uint64_t)(((x ^ y) - 1) >> 31), x, y);
+}
 
 /*
  * The inside-out shuffle of modes 2 and 3 over the 256 bits of c (four

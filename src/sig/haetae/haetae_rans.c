@@ -21,36 +21,88 @@ static void starts(uint16_t start[64], const struct haetae_rans_table *t) {
     }
 }
 
-size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
-                          const uint8_t *sym, size_t n) {
+/* An encoder writes its bytes backwards from the end of buf, down to
+ * floor (cap bytes at most); the last four are its final state.  The
+ * state x and the position are the callers' locals, so that the byte
+ * stores (which may alias anything in memory) keep neither from a
+ * register. */
+struct encoder {
     uint8_t buf[ENC_MAX];
+    size_t floor;
+    const struct haetae_rans_table *t;
     uint16_t start[64];
     struct haetae_rans_divisor div[64];
-    size_t pos = sizeof buf;
-    uint32_t x = STATE_LOW;
-    if (cap > sizeof buf) cap = sizeof buf;
-    starts(start, t);
-    for (unsigned s = 0; s < t->nsym; s++) div[s] = kpqc_haetae_rans_divisor(t->freq[s]);
-    for (size_t i = n; i-- > 0;) {
-        unsigned s = sym[i];
-        if (s >= t->nsym) return 0;
-        uint32_t f = t->freq[s];
-        /* renormalise so that the new state stays below 2^31 */
-        uint32_t x_max = ((STATE_LOW >> SCALE_BITS) << 8) * f;
-        while (x >= x_max) {
-            if (pos == sizeof buf - cap) return 0;
-            buf[--pos] = (uint8_t)x;
-            x >>= 8;
-        }
-        /* x < 2^31 here */
-        uint32_t q = kpqc_haetae_rans_div(x, div[s]);
-        x = (q << SCALE_BITS) + (x - q * f) + start[s];
+};
+
+static void encoder_init(struct encoder *e, const struct haetae_rans_table *t, size_t cap, uint32_t *x,
+                         size_t *pos) {
+    *pos = sizeof e->buf;
+    e->floor = sizeof e->buf - (cap < sizeof e->buf ? cap : sizeof e->buf);
+    e->t = t;
+    starts(e->start, t);
+    for (unsigned s = 0; s < t->nsym; s++) e->div[s] = kpqc_haetae_rans_divisor(t->freq[s]);
+    *x = STATE_LOW;
+}
+
+/* One symbol in front of the code; -1 when it has none or the code is
+ * full. */
+static inline int encode_step(struct encoder *e, uint32_t *state, size_t *pos, unsigned s) {
+    if (s >= e->t->nsym) return -1;
+    const uint32_t f = e->t->freq[s];
+    uint32_t x = *state;
+    /* renormalise so that the new state stays below 2^31 */
+    const uint32_t x_max = ((STATE_LOW >> SCALE_BITS) << 8) * f;
+    while (x >= x_max) {
+        if (*pos == e->floor) return -1;
+        e->buf[--*pos] = (uint8_t)x;
+        x >>= 8;
     }
-    if (pos < sizeof buf - cap + 4) return 0;
+    /* x < 2^31 here */
+    const uint32_t q = kpqc_haetae_rans_div(x, e->div[s]);
+    *state = (q << SCALE_BITS) + (x - q * f) + e->start[s];
+    return 0;
+}
+
+/* The final state in front; the code's size, 0 when it does not fit. */
+static size_t encoder_finish(struct encoder *e, uint32_t x, size_t pos, uint8_t *out) {
+    if (pos < e->floor + 4) return 0;
     pos -= 4;
-    for (unsigned i = 0; i < 4; i++) buf[pos + i] = (uint8_t)(x >> (8 * i));
-    memcpy(out, buf + pos, sizeof buf - pos);
-    return sizeof buf - pos;
+    for (unsigned i = 0; i < 4; i++) e->buf[pos + i] = (uint8_t)(x >> (8 * i));
+    memcpy(out, e->buf + pos, sizeof e->buf - pos);
+    return sizeof e->buf - pos;
+}
+
+size_t kpqc_haetae_rans_encode(uint8_t *out, size_t cap, const struct haetae_rans_table *t,
+                          const uint8_t *sym, size_t n) {
+    struct encoder e;
+    uint32_t x;
+    size_t pos;
+    encoder_init(&e, t, cap, &x, &pos);
+    for (size_t i = n; i-- > 0;)
+        if (encode_step(&e, &x, &pos, sym[i]) != 0) return 0;
+    return encoder_finish(&e, x, pos, out);
+}
+
+/* Two independent codes side by side, like decoding: the two states'
+ * chains of multiplications overlap.  Each runs over its own symbols
+ * backwards, the longer one's tail first. */
+int kpqc_haetae_rans_encode_two(struct haetae_rans_text *a, struct haetae_rans_text *b) {
+    struct encoder ea, eb;
+    uint32_t xa, xb;
+    size_t pa, pb;
+    encoder_init(&ea, a->t, a->cap, &xa, &pa);
+    encoder_init(&eb, b->t, b->cap, &xb, &pb);
+    a->len = b->len = 0;
+    size_t i = a->n, j = b->n;
+    for (; i > j; i--)
+        if (encode_step(&ea, &xa, &pa, a->sym[i - 1]) != 0) return -1;
+    for (; j > i; j--)
+        if (encode_step(&eb, &xb, &pb, b->sym[j - 1]) != 0) return -1;
+    for (; i > 0; i--)
+        if ((encode_step(&ea, &xa, &pa, a->sym[i - 1]) | encode_step(&eb, &xb, &pb, b->sym[i - 1])) != 0) return -1;
+    a->len = encoder_finish(&ea, xa, pa, a->out);
+    b->len = encoder_finish(&eb, xb, pb, b->out);
+    return a->len != 0 && b->len != 0 ? 0 : -1;
 }
 
 /* Decoding looks up one word per state: the slot's symbol, its frequency

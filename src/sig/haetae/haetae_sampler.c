@@ -12,6 +12,7 @@
  * information on the accepted values (they are independent of the number
  * of rejections before them), and the ball-rejection verdict.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/ct.h"
@@ -120,12 +121,7 @@ static inline int64_t mulh48(int64_t a, int64_t b) {
  * (GALACTICS degree-10 coefficients, rounded up), for eight xi.  The
  * candidates give 0 <= xi < 2^48 (see haetae.h); Horner's r then stays
  * below 2^50 in magnitude. */
-const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {
-    INT64_C(55868746),        INT64_C(-743564434),      INT64_C(6953427278),
-    INT64_C(-55833338892),    INT64_C(390932311155),    INT64_C(-2345623661771),
-    INT64_C(11728123872951),  INT64_C(-46912496106200), INT64_C(140737488354861),
-    INT64_C(-281474976710650), INT64_C(281474976710657),
-};
+const int64_t kpqc_haetae_exp_coef[HAETAE_EXP_DEGREE + 1] = {HAETAE_EXP_COEFS};
 void kpqc_haetae_approx_exp8(uint64_t out[8], const int64_t xi[8]) {
     for (unsigned j = 0; j < 8; j++) {
         int64_t r = kpqc_haetae_exp_coef[0];
@@ -373,6 +369,12 @@ static void queue_step(struct haetae_gauss_ws *ws) {
     }
 }
 
+void kpqc_haetae_hyperball_wipe(struct haetae_gauss_ws *ws) {
+    /* lanes from width on were never started (half of them at four states) */
+    kpqc_wipe(ws->lanes, ws->width * sizeof ws->lanes[0]);
+    kpqc_wipe((uint8_t *)ws + offsetof(struct haetae_gauss_ws, st), sizeof *ws - offsetof(struct haetae_gauss_ws, st));
+}
+
 /* Runs the queue until the current attempt's rows are all in their slots. */
 static void queue_fill(struct haetae_gauss_ws *ws, const struct haetae_backend *be) {
     while (ws->ready_now < ws->rows) {
@@ -416,6 +418,10 @@ void kpqc_haetae_sample_hyperball(const struct haetae_params *p, const struct ha
         u128 half = (sq + 1) >> 1;
         hfix xhalf = {(uint64_t)half & ((UINT64_C(1) << 48) - 1), (uint64_t)(half >> 48)};
         hfix scale = kpqc_haetae_fix_mul_u64(kpqc_haetae_fix_invsqrt(p, xhalf), p->radius_scale);
+        /* a chain of fixed-point products' high halves, which MemorySanitizer
+         * does not see depend on the samples' norm (KPQC_CT_TAINT) */
+        KPQC_CT_TAINT(&scale, sizeof scale, &xhalf, sizeof xhalf);
+        KPQC_CT_EXPECT_SECRET(&scale, sizeof scale, "the hyperball's scale");
         uint64_t norm = 0;
         for (unsigned r = 0; r < rows; r++) {
             const unsigned slot = (ws->base + r) % HAETAE_ROW_SLOTS;
