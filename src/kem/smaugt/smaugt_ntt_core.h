@@ -26,10 +26,10 @@
  * round(2^15 / q), 3 and 4, so it takes three operations to barrett()'s
  * five and leaves a little more than q/2; only the secret's transform,
  * whose values meet the public ones in the pointwise products, needs
- * barrett()'s [-q/2, q/2].  Multiplications are what this code spends
- * (the 16-bit multipliers are the bottleneck on the CPUs measured), so
- * every reduction left out counts.  Everything is arithmetic on whole
- * vectors: no branch or address depends on the data.
+ * barrett()'s [-q/2, q/2].  The code is bound by its count of vector
+ * operations, multiplies or not (on Zen 4 about 1.5 zmm operations a
+ * cycle), so every operation left out counts.  Everything is arithmetic
+ * on whole vectors: no branch or address depends on the data.
  */
 #ifndef KPQC_SMAUGT_NTT_CORE_H
 #define KPQC_SMAUGT_NTT_CORE_H
