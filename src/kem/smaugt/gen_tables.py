@@ -119,28 +119,54 @@ def barrett_ok(q, v):
     return all(abs(x - ((((x * v) >> 16) + 512) >> 10) * q) <= q // 2 for x in range(-32768, 32768))
 
 
+def fold_bound(q, b):
+    """The largest |x - round(x f / 2^15) q|, f = round(2^15 / q), as
+    fold() computes it (vpmulhrsw rounds half up), over |x| <= b."""
+    f = round((1 << 15) / q)
+    return max(abs(x - q * ((x * f + (1 << 14)) >> 15)) for x in range(-b, b + 1))
+
+
 def ranges_ok(q):
     """The bounds smaugt_ntt_core.h relies on: a layer adds at most
-    |x| q / 2^17 + q/2 + 1; four forward layers from 2^10, four from q/2,
-    the inverse's passes from q/2 and a pointwise sum of four products
-    (one factor below 2^15, the other at most q/2) stay below 2^15."""
+    |x| q / 2^17 + q/2 + 1; four forward layers from 2^10, then the fold at
+    the transpose and four more, the inverse's passes from a folded
+    pointwise sum and a pointwise sum of four products (one factor below
+    2^15, the other at most q/2) stay below 2^15."""
     grow = lambda b: b + b * (q // 2) // (1 << 16) + q // 2 + 1
     b = 1 << 10
     for _ in range(4):
         b = grow(b)
     assert b < 1 << 15, (q, b)
-    b = q // 2
+    b = fold_bound(q, b)
     for _ in range(4):
         b = grow(b)
     assert b < 1 << 15, (q, b)
     mm = lambda b: b * (q // 2) // (1 << 16) + q // 2 + 1  # a Montgomery product of b
     assert 4 * mm((1 << 15) - 1) < 1 << 15, q  # a pointwise sum of four terms, unreduced
-    b = q // 2  # the pointwise sums, reduced
+    b = fold_bound(q, (1 << 15) - 1)  # the pointwise sums, folded
     for _ in range(4):  # two layers per pass, on any mix of the last pass's outputs
         top = max(4 * b, 2 * mm(2 * b))
         assert top < 1 << 15, (q, top)
-        b = max(q // 2, mm(top))
+        b = max(fold_bound(q, top), mm(top))
     return True
+
+
+def crt_consts():
+    """The recombination's constants, c = q1^-1 mod q2 (centred) and
+    c15 = round(2^15 c / q2), checked for every difference d = x2 - x1 of
+    the inverse transforms' outputs (x1 in (-q1, q1), x2 in (-q2, q2)):
+    d c - q2 round(d c15 / 2^15), as the vector code computes it with
+    16-bit products, is congruent to d c modulo q2 and so small that it
+    can only be the true quotient t = (X - x1) / q1 of a product X below
+    2^21, whichever representative x1 is: no centring needed."""
+    q1, q2 = PRIMES
+    c = centred(pow(q1, -1, q2), q2)
+    c15 = round((1 << 15) * c / q2)
+    t_max = ((1 << 21) + q1 - 1) // q1  # |t| for |X| < 2^21, |x1| < q1
+    for d in range(-(q1 + q2 - 2), q1 + q2 - 1):
+        r = d * c - q2 * ((d * c15 + (1 << 14)) >> 15)
+        assert (r - d * c) % q2 == 0 and abs(r) + t_max < q2 and abs(r) < 1 << 15, d
+    return c, c15
 
 
 def consts(q):
@@ -162,14 +188,14 @@ def consts(q):
         vecs = [[h] * 16 for h in hi] + lo
         tw.append((vecs, [[s16(x * qinv) for x in vec] for vec in vecs]))
     last = centred(zinv[1] * R * R * pow(N, -1, q), q)  # montmul by it: x / z_1 * 2^16 / 256
-    return {"q": q, "qinv": s16(qinv), "barrett": v, "scale": scale, "scale_qinv": s16(scale * qinv), "tw": tw,
+    return {"q": q, "qinv": s16(qinv), "barrett": v, "fold": round((1 << 15) / q), "scale": scale, "scale_qinv": s16(scale * qinv), "tw": tw,
             "last": last, "last_qinv": s16(last * qinv)}
 
 
 def emit(out, name, lanes_of):
     """lanes_of(field) -> list of lanes for a scalar; twiddles likewise."""
     out.append(f"const {name} = {{")
-    for f in ("q", "qinv", "barrett", "scale", "scale_qinv"):
+    for f in ("q", "qinv", "barrett", "fold", "scale", "scale_qinv"):
         out.append(f"    .{f} = {{{', '.join(str(x) for x in lanes_of(lambda c: [c[f]] * 16))}}},")
     out.append("    .tw = {")
     for d in range(2):
@@ -194,11 +220,10 @@ def main():
         emit(out, f"smaugt_ntt_consts16 kpqc_smaugt_ntt16_q{PRIMES[p]}", lambda f, p=p: f(cs[p]))
         out.append("")
     emit(out, "smaugt_ntt_consts32 kpqc_smaugt_ntt32", lambda f: f(cs[0]) + f(cs[1]))
-    q1, q2 = PRIMES
-    c = centred(pow(q1, -1, q2) * R, q2)
+    c, c15 = crt_consts()
     out.append("")
-    out.append("/* q1^-1 mod q2 in Montgomery form and its product by q2^-1 mod 2^16. */")
-    out.append(f"const int16_t kpqc_smaugt_ntt_crt[2] = {{{c}, {s16(c * pow(q2, -1, R))}}};")
+    out.append("/* q1^-1 mod q2, centred, and round(2^15 c / q2). */")
+    out.append(f"const int16_t kpqc_smaugt_ntt_crt[2] = {{{c}, {c15}}};")
     print("\n".join(out))
 
 

@@ -1,7 +1,8 @@
 /*
  * The transforms of the exact product (smaugt_ntt.h), written once for
  * both vector backends.  The including file defines the vector type `vec`,
- * the table type NTT_CONSTS, and V_ADD, V_SUB, V_MULLO, V_MULHI, V_SRAI, V_SET1,
+ * the table type NTT_CONSTS, and V_ADD, V_SUB, V_SUB_LAST, V_MULLO, V_MULHI,
+ * V_MULHRS, V_SRAI, V_SET1,
  * V_LOAD (an unaligned load of one table row), the in-lane unpacks
  * V_UNPACKLO16 ... V_UNPACKHI64 and exchange_halves() (see transpose16):
  * AVX2 runs the code once per prime on 16 lanes, AVX-512 once for both
@@ -19,19 +20,26 @@
  * product by a twiddle (|z| <= q/2) of x is below |x| q / 2^17 + q/2, so a
  * layer adds at most that much.  The forward transform takes |x| <= 2^10
  * (25704 after four layers for 10753) and reduces once, at the transpose,
- * to [-q/2, q/2] (31670 after the next four); the inverse reduces its sums
- * after every second layer and folds the final scaling into its last
- * layer's multiplications.  Multiplications are what this code spends
- * (the 16-bit multipliers are the bottleneck on the CPUs measured), so
- * every reduction left out counts.  Everything is arithmetic on whole
- * vectors: no branch or address depends on the data.
+ * by fold() (to 5631, then 32018 after the next four); the inverse folds
+ * its sums after every second layer and its final scaling into its last
+ * layer's multiplications.  fold() quotients by a rounded product with
+ * round(2^15 / q), 3 and 4, so it takes three operations to barrett()'s
+ * five and leaves a little more than q/2; only the secret's transform,
+ * whose values meet the public ones in the pointwise products, needs
+ * barrett()'s [-q/2, q/2].  The code is bound by its count of vector
+ * operations, multiplies or not (on Zen 4 about 1.5 zmm operations a
+ * cycle), so every operation left out counts.  Everything is arithmetic
+ * on whole vectors: no branch or address depends on the data.
  */
 #ifndef KPQC_SMAUGT_NTT_CORE_H
 #define KPQC_SMAUGT_NTT_CORE_H
 
-/* a * b * 2^-16 mod q, in (-q, q) when |a b| < 2^15 q; bq = b q^-1 mod 2^16. */
+/* a * b * 2^-16 mod q, in (-q, q) when |a b| < 2^15 q; bq = b q^-1 mod 2^16.
+ * V_SUB_LAST, the subtraction that ends a reduction here and in fold(), is
+ * one the backend may write in a form compilers keep as it is (see the
+ * AVX-512 backend). */
 static inline vec montmul(vec a, vec b, vec bq, vec q) {
-    return V_SUB(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
+    return V_SUB_LAST(V_MULHI(a, b), V_MULHI(V_MULLO(a, bq), q));
 }
 
 /* x - round(x v / 2^26) q, in [-q/2, q/2] for every 16-bit x. */
@@ -40,10 +48,17 @@ static inline vec barrett(vec x, vec q, vec v) {
     return V_SUB(x, V_MULLO(V_SRAI(V_ADD(V_MULHI(x, v), half), 10), q));
 }
 
+/* x - round(x f / 2^15) q with f = round(2^15 / q): cheaper than barrett(),
+ * coarser (up to 5631 for 10753 from the forward transform's 25704). */
+static inline vec fold(vec x, vec q, vec f) {
+    return V_SUB_LAST(x, V_MULLO(V_MULHRS(x, f), q));
+}
+
 /* 16 x 16 transpose of 16-bit lanes (per prime): an 8 x 8 transpose in
  * each 128-bit lane of rows 0-7 and of rows 8-15, then the lanes
- * exchanged. */
-static inline void transpose16(vec x[16]) {
+ * exchanged.  Forced inline: as a call it stored and reloaded the
+ * polynomial, and the products were 2-5 % slower. */
+static inline __attribute__((always_inline)) void transpose16(vec x[16]) {
     vec c[16];
     for (unsigned h = 0; h < 2; h++) {
         const vec *r = x + 8 * h;
@@ -89,13 +104,13 @@ static inline void gs_bfly(vec *a, vec *b, const NTT_CONSTS *c, unsigned k, vec 
  * with k2. */
 static inline void ct_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned k1, unsigned k2, int reduce_first,
                           const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     vec a = x[i], b = x[i + s], d = x[i + 2 * s], e = x[i + 3 * s];
     if (reduce_first) {
-        a = barrett(a, q, v);
-        b = barrett(b, q, v);
-        d = barrett(d, q, v);
-        e = barrett(e, q, v);
+        a = fold(a, q, f);
+        b = fold(b, q, f);
+        d = fold(d, q, f);
+        e = fold(e, q, f);
     }
     ct_bfly(&a, &d, c, k0, q);
     ct_bfly(&b, &e, c, k0, q);
@@ -110,14 +125,14 @@ static inline void ct_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned 
 /* The inverse of ct_two (up to the factor 4); the two sums reduced. */
 static inline void gs_two(vec *x, unsigned i, unsigned s, unsigned k0, unsigned k1, unsigned k2,
                           const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     vec a = x[i], b = x[i + s], d = x[i + 2 * s], e = x[i + 3 * s];
     gs_bfly(&a, &b, c, k1, q);
     gs_bfly(&d, &e, c, k2, q);
     gs_bfly(&a, &d, c, k0, q);
     gs_bfly(&b, &e, c, k0, q);
-    x[i] = barrett(a, q, v);
-    x[i + s] = barrett(b, q, v);
+    x[i] = fold(a, q, f);
+    x[i + s] = fold(b, q, f);
     x[i + 2 * s] = d;
     x[i + 3 * s] = e;
 }
@@ -137,7 +152,14 @@ static inline void gs_two_last(vec *x, unsigned r, const NTT_CONSTS *c) {
     x[r + 12] = montmul(V_SUB(b, e), zf, zfq, q);
 }
 
+/* NTT_FORWARD_INLINE: whether the backend wants the forward transform
+ * inlined into its callers (AVX2: 2-3 % off its products; on zmm it was
+ * 5 % slower, the code too big for its loops). */
+#if NTT_FORWARD_INLINE
+static inline __attribute__((always_inline)) void ntt_forward(vec x[16], const NTT_CONSTS *c) {
+#else
 static void ntt_forward(vec x[16], const NTT_CONSTS *c) {
+#endif
     for (unsigned r = 0; r < 4; r++) ct_two(x, r, 4, 0, 1, 2, 0, c);              /* lengths 128, 64 */
     for (unsigned g = 0; g < 4; g++) ct_two(x, 4 * g, 1, 3 + g, 7 + 2 * g, 8 + 2 * g, 0, c); /* 32, 16 */
     transpose16(x);
@@ -167,15 +189,15 @@ static void transform_secret(vec b[16], vec bq[16], const NTT_CONSTS *c) {
 
 /* Term j < k <= 4 of acc = sum_j a_j * b_j pointwise.  |a| < 2^15, |b| <=
  * q/2: each product is below 2^15 q/2^17 + q/2 + 1 (8064 for 10753), so
- * four of them add up to less than 2^15 and the sum is reduced once,
- * after the last term, to [-q/2, q/2] as the inverse expects. */
+ * four of them add up to less than 2^15 and the sum is folded once,
+ * after the last term, for the inverse. */
 static inline void pointwise_acc(vec acc[16], const vec a[16], const vec b[16], const vec bq[16], unsigned j, unsigned k,
                                  const NTT_CONSTS *c) {
-    const vec q = V_LOAD(c->q), v = V_LOAD(c->barrett);
+    const vec q = V_LOAD(c->q), f = V_LOAD(c->fold);
     for (unsigned i = 0; i < 16; i++) {
         vec m = montmul(a[i], b[i], bq[i], q);
         m = j == 0 ? m : V_ADD(acc[i], m);
-        acc[i] = j + 1 == k ? barrett(m, q, v) : m;
+        acc[i] = j + 1 == k ? fold(m, q, f) : m;
     }
 }
 
