@@ -1,6 +1,7 @@
 /*
  * AIMer fields: every backend this CPU runs, its products and squares
- * against a bit-by-bit schoolbook reference and its matrix-vector products
+ * (single, eight, sums of products) against a bit-by-bit schoolbook
+ * reference and its matrix-vector products
  * (one vector, eight, eight through the matrix's tables) against a plain
  * one; the four-way SHAKE against four single SHAKE calls
  * (on the current level's kernels), and every Keccak backend's
@@ -107,6 +108,30 @@ static void check_field(const struct kpqc_aimer_backend *be) {
                 for (unsigned j = 0; j < 8; j++)
                     CHECK_MSG(memcmp(want_prod[j], prod[j], 8 * nw) == 0, "%s eight products nw=%u it=%d pair %u",
                               name, nw, it, j);
+            }
+            if (be->gf_mul8_sum != NULL) {
+                /* sums of up to four products, onto what the sums start from */
+                uint64_t sa[32][4] = {{0}}, sb[32][4] = {{0}}, sum[8][4], want_sum[8][4];
+                for (unsigned m = 1; m <= 4; m++) {
+                    for (unsigned k = 0; k < 8 * m; k++)
+                        for (unsigned w = 0; w < nw; w++) {
+                            sa[k][w] = k == 9 && it == 0 ? ~UINT64_C(0) : rnd64();
+                            sb[k][w] = rnd64();
+                        }
+                    for (unsigned j = 0; j < 8; j++) {
+                        memcpy(sum[j], c8[j], sizeof sum[j]);
+                        memcpy(want_sum[j], c8[j], sizeof want_sum[j]);
+                        for (unsigned i = 0; i < m; i++) {
+                            uint64_t t[4];
+                            ref_mul(t, sa[8 * i + j], sb[8 * i + j], nw);
+                            for (unsigned w = 0; w < nw; w++) want_sum[j][w] ^= t[w];
+                        }
+                    }
+                    be->gf_mul8_sum(sum, (const uint64_t (*)[4])sa, (const uint64_t (*)[4])sb, nw, m);
+                    for (unsigned j = 0; j < 8; j++)
+                        CHECK_MSG(memcmp(want_sum[j], sum[j], 8 * nw) == 0, "%s sums of %u products nw=%u it=%d element %u",
+                                  name, m, nw, it, j);
+                }
             }
             if (be->gf_sqr_n8 != NULL) {
                 for (unsigned j = 0; j < 8; j++) kpqc_aimer_backend_portable.gf_sqr_n(sq[j], x8[j], nw, (unsigned)it);

@@ -183,6 +183,21 @@ static inline void gf_mul_batch(const struct fctx *f, gf c[PARTY_BATCH], const g
     for (unsigned j = 0; j < PARTY_BATCH; j++) gf_mul(f, c[j], a[j], b[j]);
 }
 
+/* c_j += sum_{i<m} a[8i+j] b[8i+j] for the PARTY_BATCH elements of a
+ * batch, reduced once per sum where the backend can. */
+static inline void gf_mul_sum_batch(const struct fctx *f, gf c[PARTY_BATCH], const gf *a, const gf *b, unsigned m) {
+    if (f->be->gf_mul8_sum != NULL) {
+        f->be->gf_mul8_sum(c, a, b, f->nw, m);
+        return;
+    }
+    gf prod[PARTY_BATCH];
+    for (unsigned i = 0; i < m; i++) {
+        gf_mul_batch(f, prod, a + PARTY_BATCH * i, b + PARTY_BATCH * i);
+        for (unsigned j = 0; j < PARTY_BATCH; j++) gf_add(c[j], c[j], prod[j]);
+    }
+    kpqc_wipe(prod, sizeof prod);
+}
+
 /* ---------- hashing ---------- */
 
 static inline void h_init(kpqc_keccak *k, const struct aimer_params *p) {

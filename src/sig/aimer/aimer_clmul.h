@@ -21,10 +21,18 @@ static inline __m128i kpqc_aimer_fold128(__m128i lo, __m128i hi) {
     return _mm_xor_si128(lo, _mm_clmulepi64_si128(hi, k, 0x00)); /* word 2 lands on words 0-1 */
 }
 
-static inline __m128i kpqc_aimer_mul128(__m128i x, __m128i y) {
-    __m128i lo = _mm_clmulepi64_si128(x, y, 0x00), hi = _mm_clmulepi64_si128(x, y, 0x11);
+/* [lo, hi] = the unreduced 256-bit product x y */
+static inline void kpqc_aimer_mul128_wide(__m128i *lo, __m128i *hi, __m128i x, __m128i y) {
+    __m128i l = _mm_clmulepi64_si128(x, y, 0x00), h = _mm_clmulepi64_si128(x, y, 0x11);
     __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
-    return kpqc_aimer_fold128(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)), _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
+    *lo = _mm_xor_si128(l, _mm_slli_si128(mid, 8));
+    *hi = _mm_xor_si128(h, _mm_srli_si128(mid, 8));
+}
+
+static inline __m128i kpqc_aimer_mul128(__m128i x, __m128i y) {
+    __m128i lo, hi;
+    kpqc_aimer_mul128_wide(&lo, &hi, x, y);
+    return kpqc_aimer_fold128(lo, hi);
 }
 
 static inline __m128i kpqc_aimer_sqr128(__m128i x) {

@@ -88,7 +88,7 @@ static void mat_vec8_portable(uint64_t (*c)[4], const uint64_t (*M)[4], const ui
 }
 
 const struct kpqc_aimer_backend kpqc_aimer_backend_portable = {
-    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec8_portable, NULL, NULL, NULL, NULL, 0, 0};
+    {"portable", 0}, gf_mul_portable, gf_sqr_n_portable, mat_vec8_portable, NULL, NULL, NULL, NULL, 0, 0, NULL};
 
 static const kpqc_backend_info *const candidates[] = {
 #ifdef KPQC_ISA_AVX512

@@ -147,6 +147,7 @@ void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const u
 #define AIMER_FOLD_LANES fold_lanes4
 #define AIMER_SQR_LANES sqr_lanes4
 #define AIMER_MUL_LANES mul_lanes4
+#define AIMER_MUL_WIDE mul_wide4
 #define V __m512i
 #define CLMUL(a, b, i) _mm512_clmulepi64_epi128((a), (b), (i))
 #define XOR(a, b) _mm512_xor_si512((a), (b))
@@ -290,4 +291,6 @@ const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     4,
     /* a table costs 7 squarings of eight GF(2^128) elements; e = 11 as a
      * table did not sign aimer128f faster */
-    20};
+    20,
+    /* sums of products: gf_mul8's word-sliced products one by one */
+    NULL};

@@ -8,6 +8,7 @@
 #define AIMER_FOLD_LANES fold_lanes
 #define AIMER_SQR_LANES sqr_lanes
 #define AIMER_MUL_LANES mul_lanes
+#define AIMER_MUL_WIDE mul_wide
 #define V __m128i
 #define CLMUL(a, b, i) _mm_clmulepi64_si128((a), (b), (i))
 #define XOR(a, b) _mm_xor_si128((a), (b))
@@ -111,4 +112,46 @@ static inline __attribute__((always_inline)) void sqr_n8_w(uint64_t (*x)[4], uns
 
 void kpqc_aimer_gf_sqr_n8_pclmul(uint64_t (*x)[4], unsigned nw, unsigned e) {
     KPQC_AIMER_BY_WIDTH(sqr_n8_w, nw, x, e);
+}
+
+/* c_j += sum_{i<m} a[8i+j] b[8i+j]: the products summed unreduced (the
+ * fold is linear), one fold per sum. */
+static inline __attribute__((always_inline)) void mul8_sum_w(uint64_t (*c)[4], const uint64_t (*a)[4],
+                                                             const uint64_t (*b)[4], unsigned m, const unsigned nw,
+                                                             const unsigned k1, const unsigned k2, const unsigned k3) {
+    (void)k1, (void)k2, (void)k3;
+    for (unsigned j = 0; j < 8; j++) {
+        if (nw == 2) {
+            __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
+            for (unsigned i = 0; i < m; i++) {
+                __m128i l, h;
+                kpqc_aimer_mul128_wide(&l, &h, _mm_loadu_si128((const __m128i *)a[8 * i + j]),
+                                       _mm_loadu_si128((const __m128i *)b[8 * i + j]));
+                lo = _mm_xor_si128(lo, l);
+                hi = _mm_xor_si128(hi, h);
+            }
+            _mm_storeu_si128((__m128i *)c[j],
+                             _mm_xor_si128(_mm_loadu_si128((const __m128i *)c[j]), kpqc_aimer_fold128(lo, hi)));
+            continue;
+        }
+        __m128i t[4] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
+        for (unsigned i = 0; i < m; i++) {
+            __m128i x[2], y[2], u[4];
+            load_lanes(x, a[8 * i + j], nw);
+            load_lanes(y, b[8 * i + j], nw);
+            mul_wide(u, x, y, nw);
+            for (unsigned w = 0; w < 4; w++) t[w] = _mm_xor_si128(t[w], u[w]);
+        }
+        __m128i r[2], cj[2];
+        fold_lanes(r, t[0], t[1], t[2], t[3], nw, tail(nw));
+        load_lanes(cj, c[j], nw);
+        cj[0] = _mm_xor_si128(cj[0], r[0]);
+        cj[1] = _mm_xor_si128(cj[1], r[1]);
+        store_lanes(c[j], cj, nw);
+    }
+}
+
+void kpqc_aimer_gf_mul8_sum_pclmul(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw,
+                                   unsigned m) {
+    KPQC_AIMER_BY_WIDTH(mul8_sum_w, nw, c, a, b, m);
 }

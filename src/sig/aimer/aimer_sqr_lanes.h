@@ -2,7 +2,8 @@
  * Squares and products of GF(2^192) and GF(2^256) elements held in 128-bit
  * lanes, written once for PCLMULQDQ on xmm and VPCLMULQDQ on zmm (one
  * element per lane pair).  Included after defining
- *   AIMER_FOLD_LANES, AIMER_SQR_LANES, AIMER_MUL_LANES  the functions' names
+ *   AIMER_FOLD_LANES, AIMER_SQR_LANES, AIMER_MUL_WIDE, AIMER_MUL_LANES
+ *                    the functions' names
  *   V                the vector type
  *   CLMUL(a, b, i)   carry-less product of 64-bit halves per 128-bit lane
  *   XOR(a, b), BSLL8(a), BSRL8(a)  XOR, and byte shifts by 8 within lanes
@@ -51,19 +52,22 @@ static inline __attribute__((always_inline)) void AIMER_SQR_LANES(V x[2], const 
         hi = XOR(h_, BSRL8(m_));                                                 \
     } while (0)
 
-/* c = a b (c may alias a or b).  GF(2^192): a 128-bit product and five
- * with word 2 (nine carry-less ones, schoolbook); GF(2^256): one
- * Karatsuba step on the 128-bit halves (three 128-bit products of four
- * carry-less ones each instead of four).  Then the fold. */
-static inline __attribute__((always_inline)) void AIMER_MUL_LANES(V c[2], const V a[2], const V b[2],
-                                                                  const unsigned nw, const V k) {
+/* t = a b unreduced (words 0-1, 2-3, 4-5, 6-7; for n = 192 words 0-5,
+ * t[3] zero): a sum of such products folds once.  GF(2^192): a 128-bit
+ * product and five with word 2 (nine carry-less ones, schoolbook);
+ * GF(2^256): one Karatsuba step on the 128-bit halves (three 128-bit
+ * products of four carry-less ones each instead of four). */
+static inline __attribute__((always_inline)) void AIMER_MUL_WIDE(V t[4], const V a[2], const V b[2],
+                                                                 const unsigned nw) {
     V r0, r1, r2, r3, m0, m1;
     AIMER_MUL_128(r0, r1, a[0], b[0]);
     if (nw == 3) {
         V w2 = XOR(CLMUL(a[0], b[1], 0x00), CLMUL(a[1], b[0], 0x00)); /* a0 b2 + a2 b0 */
         V w3 = XOR(CLMUL(a[0], b[1], 0x01), CLMUL(a[1], b[0], 0x10)); /* a1 b2 + a2 b1 */
-        r2 = XOR(CLMUL(a[1], b[1], 0x00), BSRL8(w3));
-        AIMER_FOLD_LANES(c, r0, XOR(r1, XOR(w2, BSLL8(w3))), r2, r2, nw, k);
+        t[0] = r0;
+        t[1] = XOR(r1, XOR(w2, BSLL8(w3)));
+        t[2] = XOR(CLMUL(a[1], b[1], 0x00), BSRL8(w3));
+        t[3] = XOR(w3, w3);
         return;
     }
     AIMER_MUL_128(r2, r3, a[1], b[1]);
@@ -71,12 +75,24 @@ static inline __attribute__((always_inline)) void AIMER_MUL_LANES(V c[2], const 
     AIMER_MUL_128(m0, m1, sa, sb);
     m0 = XOR(m0, XOR(r0, r2));
     m1 = XOR(m1, XOR(r1, r3));
-    AIMER_FOLD_LANES(c, r0, XOR(r1, m0), XOR(r2, m1), r3, nw, k);
+    t[0] = r0;
+    t[1] = XOR(r1, m0);
+    t[2] = XOR(r2, m1);
+    t[3] = r3;
+}
+
+/* c = a b (c may alias a or b): the wide product, then the fold. */
+static inline __attribute__((always_inline)) void AIMER_MUL_LANES(V c[2], const V a[2], const V b[2],
+                                                                  const unsigned nw, const V k) {
+    V t[4];
+    AIMER_MUL_WIDE(t, a, b, nw);
+    AIMER_FOLD_LANES(c, t[0], t[1], t[2], t[3], nw, k);
 }
 
 #undef AIMER_MUL_128
 #undef AIMER_FOLD_LANES
 #undef AIMER_MUL_LANES
+#undef AIMER_MUL_WIDE
 #undef AIMER_SQR_LANES
 #undef V
 #undef CLMUL
