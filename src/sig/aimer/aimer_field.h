@@ -47,7 +47,7 @@ struct kpqc_aimer_backend {
     /* From how many squarings on x^(2^e) of a batch goes through the
      * tables of its matrix instead, where the width has tables. */
     unsigned pow_tab_min_e;
-    /* Optional (NULL: m calls of gf_mul8 and additions): sums of m
+    /* Optional (NULL: m calls of gf_mul8 and additions): sums of m <= 4
      * products for eight elements, c_j += sum_i a[8i+j] b[8i+j], reduced
      * once per sum instead of once per product. */
     void (*gf_mul8_sum)(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw, unsigned m);
@@ -75,6 +75,8 @@ extern const struct kpqc_aimer_backend kpqc_aimer_backend_avx512;
 void kpqc_aimer_mat_vec8_avx512(uint64_t (*c)[4], const uint64_t (*M)[4], const uint64_t (*v)[4], unsigned nw);
 void kpqc_aimer_gf_sqr_n8_avx512(uint64_t (*x)[4], unsigned nw, unsigned e);
 void kpqc_aimer_gf_mul8_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw);
+void kpqc_aimer_gf_mul8_sum_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw,
+                                   unsigned m);
 void kpqc_aimer_mat_tab_avx512(uint8_t *tab, const uint64_t (*M)[4], unsigned nw);
 void kpqc_aimer_mat_vec_tab_avx512(uint64_t (*c)[4], const uint8_t *tab, const uint64_t (*v)[4], unsigned nw, unsigned nv);
 #endif

@@ -55,10 +55,18 @@ static inline __m512i sqr128x4(__m512i x) {
     return fold128x4(_mm512_clmulepi64_epi128(x, x, 0x00), _mm512_clmulepi64_epi128(x, x, 0x11));
 }
 
-static inline __m512i mul128x4(__m512i x, __m512i y) {
-    __m512i lo = _mm512_clmulepi64_epi128(x, y, 0x00), hi = _mm512_clmulepi64_epi128(x, y, 0x11);
+/* [lo, hi] ^= the unreduced products x y */
+static inline void mul128x4_acc(__m512i *lo, __m512i *hi, __m512i x, __m512i y) {
+    __m512i l = _mm512_clmulepi64_epi128(x, y, 0x00), h = _mm512_clmulepi64_epi128(x, y, 0x11);
     __m512i mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, y, 0x01), _mm512_clmulepi64_epi128(x, y, 0x10));
-    return fold128x4(_mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8)), _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8)));
+    *lo = KPQC_XOR3(_mm512, *lo, l, _mm512_bslli_epi128(mid, 8));
+    *hi = KPQC_XOR3(_mm512, *hi, h, _mm512_bsrli_epi128(mid, 8));
+}
+
+static inline __m512i mul128x4(__m512i x, __m512i y) {
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    mul128x4_acc(&lo, &hi, x, y);
+    return fold128x4(lo, hi);
 }
 
 /* Words 0-1 of elements 4h..4h+3 (4-word slots), one element per lane. */
@@ -129,6 +137,38 @@ static inline __attribute__((always_inline)) void mul8_sliced(uint64_t (*c)[4], 
         for (unsigned j = 0; j < nw; j++) mul_words_acc(t, i + j, wa[i], wb[j]);
     reduce_sliced(w, t, nw, k1, k2, k3);
     store_sliced(c, w, nw);
+}
+
+/* c_j += sum_{i<m} a[8i+j] b[8i+j]: the products summed unreduced, one
+ * fold per sum (GF(2^128) in lanes, the wider fields word-sliced). */
+static inline __attribute__((always_inline)) void mul8_sum_w(uint64_t (*c)[4], const uint64_t (*a)[4],
+                                                             const uint64_t (*b)[4], unsigned m, const unsigned nw,
+                                                             const unsigned k1, const unsigned k2, const unsigned k3) {
+    if (nw == 2) {
+        for (unsigned h = 0; h < 2; h++) {
+            __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+            for (unsigned i = 0; i < m; i++) mul128x4_acc(&lo, &hi, load_lanes128(a + 8 * i, h), load_lanes128(b + 8 * i, h));
+            store_lanes128(c, h, _mm512_xor_si512(load_lanes128((const uint64_t(*)[4])c, h), fold128x4(lo, hi)));
+        }
+        return;
+    }
+    __m512i wa[4], wb[4], t[8], w[4], wc[4];
+    for (unsigned i = 0; i < 2 * nw; i++) t[i] = _mm512_setzero_si512();
+    for (unsigned s = 0; s < m; s++) {
+        load_sliced(wa, a + 8 * s, nw);
+        load_sliced(wb, b + 8 * s, nw);
+        for (unsigned i = 0; i < nw; i++)
+            for (unsigned j = 0; j < nw; j++) mul_words_acc(t, i + j, wa[i], wb[j]);
+    }
+    reduce_sliced(w, t, nw, k1, k2, k3);
+    load_sliced(wc, (const uint64_t(*)[4])c, nw);
+    for (unsigned i = 0; i < nw; i++) wc[i] = _mm512_xor_si512(wc[i], w[i]);
+    store_sliced(c, wc, nw);
+}
+
+void kpqc_aimer_gf_mul8_sum_avx512(uint64_t (*c)[4], const uint64_t (*a)[4], const uint64_t (*b)[4], unsigned nw,
+                                   unsigned m) {
+    KPQC_AIMER_BY_WIDTH(mul8_sum_w, nw, c, a, b, m);
 }
 
 /* c_p = a_p * b_p for eight pairs (4-word slots): GF(2^128) four per
@@ -291,6 +331,4 @@ const struct kpqc_aimer_backend kpqc_aimer_backend_avx512 = {
     4,
     /* a table costs 7 squarings of eight GF(2^128) elements; e = 11 as a
      * table did not sign aimer128f faster */
-    20,
-    /* sums of products: gf_mul8's word-sliced products one by one */
-    NULL};
+    20, kpqc_aimer_gf_mul8_sum_avx512};
