@@ -140,12 +140,22 @@ static inline unsigned mpc_step(const struct aimer_params *p) {
     return p->N >= MPC_MAX ? MPC_MAX : 2 * PARTY_BATCH;
 }
 
+/* A table kernel's outputs are secret where its vectors are.  The vectors
+ * select table entries as byte-shuffle indices (vpshufb, vpermi2b), and
+ * MemorySanitizer shuffles the table's shadow by those indices instead of
+ * spreading the indices' own: on the AVX-512 path the outputs came out
+ * public, and a branch on them went unseen.  A no-op outside that check. */
+static inline void table_taint(gf *c, const gf *v, unsigned n) {
+    for (unsigned j = 0; j < n; j++) KPQC_CT_TAINT(c[j], sizeof(gf), v[j], sizeof(gf));
+}
+
 /* c_j = A_m v_j for the n vectors of a step, m a linear layer, through
  * its tables where the backend has them. */
 static inline void layer_step(const struct fctx *f, const struct aimer_lin *lin, unsigned m,
                               gf c[MPC_MAX], const gf v[MPC_MAX], unsigned n) {
     if (lin->tab_len != 0) {
         f->be->mat_vec_tab(c, lin->tab + m * lin->tab_len, v, f->nw, n);
+        table_taint(c, v, n);
         return;
     }
     for (unsigned h = 0; h < n; h += PARTY_BATCH) mat_vec_batch(f, c + h, (const gf *)lin->A[m], v + h);
@@ -166,6 +176,7 @@ static inline void sbox_pow_step(const struct fctx *f, const struct aimer_lin *l
     if (lin->pow_tab[i]) {
         gf t[MPC_MAX];
         f->be->mat_vec_tab(t, lin->tab + (2 * L + lin->pow_tab[i] - 1) * lin->tab_len, (const gf *)x, f->nw, n);
+        table_taint(t, (const gf *)x, n);
         memcpy(x, t, n * sizeof(gf));
         kpqc_wipe(t, n * sizeof(gf));
         return;
