@@ -141,10 +141,10 @@ static inline unsigned mpc_step(const struct aimer_params *p) {
 }
 
 /* A table kernel's outputs are secret where its vectors are.  The vectors
- * select table entries as byte-shuffle indices (vpshufb, vpermi2b), and
- * MemorySanitizer shuffles the table's shadow by those indices instead of
- * spreading the indices' own: on the AVX-512 path the outputs came out
- * public, and a branch on them went unseen.  A no-op outside that check. */
+ * select table entries as byte-permutation indices, and MemorySanitizer
+ * gives AVX-512's vpermi2b result the tables' shadow only, not the
+ * indices': on that path the outputs came out public, and a branch on them
+ * went unseen.  A no-op outside that check. */
 static inline void table_taint(gf *c, const gf *v, unsigned n) {
     for (unsigned j = 0; j < n; j++) KPQC_CT_TAINT(c[j], sizeof(gf), v[j], sizeof(gf));
 }
