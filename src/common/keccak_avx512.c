@@ -26,6 +26,7 @@
 #define V __m128i
 #define XOR(a, b) _mm_xor_si128((a), (b))
 #define ROL(v, n) _mm_rol_epi64((v), (n))
+#define ROL1(v) ROL((v), 1)
 #define CHI(a, b, c) KPQC_CHI(_mm, (a), (b), (c)) /* a ^ (~b & c) */
 /* rho's rotations, those by 8 and 56 as byte shuffles (n is a constant,
  * so the choice is made at compile time) */
@@ -48,7 +49,7 @@
  */
 #define ROUND(A, E, rc)                                                                        \
     do {                                                                                       \
-        KECCAK_THETA_D;                                                                        \
+        KECCAK_THETA_D(ROL1);                                                                        \
         V b0, b1, b2, b3, b4;                                                                  \
         KECCAK_RHO_PI_ROW0(A, RHO);                                                            \
         E##00 = XOR(CHI(b0, b1, b2), _mm_cvtsi64_si128((long long)(rc)));                      \
