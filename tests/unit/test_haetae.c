@@ -371,14 +371,14 @@ static void test_gauss(void) {
  * the batch just below, at and past len. */
 static void test_gauss_feed(void) {
     static struct haetae_gauss_lane want, got;
-    uint8_t r[HAETAE_CAND_BATCH * HAETAE_CAND_BYTES];
+    uint8_t r[HAETAE_FEED_BATCH * HAETAE_CAND_BYTES];
     for (unsigned t = 0; t < 3000; t++) {
-        const size_t n = 1 + t % HAETAE_CAND_BATCH;
+        const size_t n = 1 + t % HAETAE_FEED_BATCH;
         for (size_t i = 0; i < sizeof r; i++) r[i] = (uint8_t)rnd32();
         memset(&want, 0xA5, sizeof want);
         want.len = HAETAE_N + (t / 7) % 2;
         want.count = want.len - 12 + rnd32() % 16;
-        want.n = rnd32() % (HAETAE_CAND_CAP - HAETAE_CAND_BATCH + 1);
+        want.n = rnd32() % (HAETAE_CAND_CAP - HAETAE_FEED_BATCH + 1);
         want.sum_lo = ((uint64_t)rnd32() << 20) | rnd32();
         want.sum_hi = rnd32();
         got = want;
