@@ -79,7 +79,9 @@ GROUPS_INLINE void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, si
     struct raw4 w[GROUPS];
     for (size_t g = 0; g < groups; g++) {
         const uint8_t *p[4];
-        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
+        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k) * HAETAE_CAND_BYTES;
+        if (4 * g + 4 > n) /* only a call's last group, never inside a row's first blocks */
+            for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
         load4(&c[g], &w[g], p);
     }
     for (size_t g = 0; g < groups; g += 2) {
