@@ -8,6 +8,9 @@
  * end), and verification of v1.1.2 signatures (same keys, older sampler).
  */
 #include <string.h>
+#ifdef KPQC_ISA_AVX2
+#include <xmmintrin.h> /* MXCSR */
+#endif
 
 #include "harness.h"
 #include "haetae_legacy_vectors.h"
@@ -449,6 +452,25 @@ static void test_approx_exp(void) {
 #endif
     }
     CHECK_MSG(bad == 0, "acceptance exponential: %u mismatches", bad);
+#ifdef KPQC_ISA_AVX2
+    /* the avx2 kernel computes in double precision: exact in every
+     * rounding mode a caller may set, with denormals flushed too (MXCSR
+     * bits 13-14, 15 and 6) */
+    if (kpqc_backend_usable(&kpqc_haetae_backend_avx2.info)) {
+        const unsigned csr = _mm_getcsr();
+        unsigned bad_mode = 0;
+        for (unsigned mode = 1; mode < 8; mode++) {
+            _mm_setcsr((csr & ~0xE040u) | ((mode & 3) << 13) | (mode >= 4 ? 0x8040u : 0));
+            for (unsigned t = 0; t < T; t++) {
+                uint64_t out[8];
+                kpqc_haetae_approx_exp8_avx2(out, &xi[8 * t]);
+                for (unsigned j = 0; j < 8; j++) bad_mode += out[j] != exp_reference(xi[8 * t + j]);
+            }
+            _mm_setcsr(csr);
+        }
+        CHECK_MSG(bad_mode == 0, "avx2 acceptance exponential in other rounding modes: %u mismatches", bad_mode);
+    }
+#endif
     /* exp(0) = 1 and exp(-x) falls */
     uint64_t out[8];
     kpqc_haetae_approx_exp8(out, (const int64_t[8]){0, 1, top / 4, top / 2, top - 1, 0, 0, 0});

@@ -138,7 +138,9 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
  * The exact r x is within 1/2 of n, so t = r x - n is a multiple of 2^-48
  * below 1 in magnitude: a double, computed exactly by one fused
  * multiply-subtract.  ceil(r x) = n + (t > 0), added to p's bit pattern
- * (an all-ones compare is -1), and r <- p + (c - M).  Six operations a step
+ * (an all-ones compare is -1), and r <- p + (c - M).  It holds in any
+ * rounding mode the caller may have set: n is then an integer within 1 of
+ * r x, and t in (-1, 1) still exact.  Six operations a step
  * for four candidates, against twelve with 32 x 32-bit integer products
  * and their four split factors a candidate (which did not fit the
  * registers).  (Rounding by vroundpd would do too, but MemorySanitizer
