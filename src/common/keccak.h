@@ -153,6 +153,7 @@ typedef struct kpqc_keccakx4 {
     unsigned rate;
     uint8_t dsep;
     void (*f1600x4)(uint64_t s[25][4]); /* taken by absorb_once */
+    void (*store_lanes)(uint8_t *const out[4], const uint64_t s[25][4], unsigned n); /* likewise */
 } kpqc_keccakx4;
 
 void kpqc_keccakx4_f1600(uint64_t s[25][4]);

@@ -12,10 +12,17 @@
 #ifndef KPQC_KECCAK_RHO_PI_H
 #define KPQC_KECCAK_RHO_PI_H
 
-/* D from the column parities c0..c4 */
-#define KECCAK_THETA_D                                                                          \
-    V d0 = XOR(c4, ROL(c1, 1)), d1 = XOR(c0, ROL(c2, 1)), d2 = XOR(c1, ROL(c3, 1));            \
-    V d3 = XOR(c2, ROL(c4, 1)), d4 = XOR(c3, ROL(c0, 1))
+/* A rho rotation (n constant) with the two offsets that are whole bytes,
+ * 8 (lane (4,3)) and 56 (lane (3,4)), done by BYTES(v, k), which rotates
+ * each lane left by k bytes: a byte shuffle where that is cheaper than
+ * the shifts. */
+#define KECCAK_RHO_BY_BYTES(v, n, ROL, BYTES) \
+    ((n) == 8 ? BYTES((v), 1) : (n) == 56 ? BYTES((v), 7) : ROL((v), (n)))
+
+/* D from the column parities c0..c4, with ROL1(v) a rotation by one */
+#define KECCAK_THETA_D(ROL1)                                                                    \
+    V d0 = XOR(c4, ROL1(c1)), d1 = XOR(c0, ROL1(c2)), d2 = XOR(c1, ROL1(c3));                  \
+    V d3 = XOR(c2, ROL1(c4)), d4 = XOR(c3, ROL1(c0))
 
 /* y'=0: lanes (0,0),(1,1),(2,2),(3,3),(4,4) */
 #define KECCAK_RHO_PI_ROW0(A, RHO)                                                              \

@@ -92,7 +92,9 @@ void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
     memset(k->s, 0, sizeof k->s);
     k->rate = rate;
     k->dsep = dsep;
-    k->f1600x4 = kpqc_keccakx4_select_backend()->f1600x4;
+    const kpqc_keccakx4_backend *be = kpqc_keccakx4_select_backend();
+    k->f1600x4 = be->f1600x4;
+    k->store_lanes = be->store_lanes;
     size_t off = 0;
     for (; len - off >= rate; off += rate) {
         for (unsigned j = 0; j < 4; j++) kpqc_keccak_xor_instance(&k->s[0][0], 4, j, in[j] + off, rate);
@@ -106,11 +108,10 @@ void kpqc_keccakx4_absorb_once(kpqc_keccakx4 *k, unsigned rate, uint8_t dsep,
 
 void kpqc_keccakx4_squeezeblocks(kpqc_keccakx4 *k, uint8_t *out0, uint8_t *out1,
                                  uint8_t *out2, uint8_t *out3, size_t nblocks) {
-    uint8_t *out[4] = {out0, out1, out2, out3};
     for (size_t b = 0; b < nblocks; b++) {
+        uint8_t *const at[4] = {out0 + b * k->rate, out1 + b * k->rate, out2 + b * k->rate, out3 + b * k->rate};
         k->f1600x4(k->s);
-        for (unsigned j = 0; j < 4; j++)
-            for (unsigned i = 0; i < k->rate / 8; i++) kpqc_store64_le(out[j] + b * k->rate + 8 * i, k->s[i][j]);
+        k->store_lanes(at, k->s, k->rate / 8);
     }
 }
 

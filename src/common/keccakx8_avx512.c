@@ -12,10 +12,15 @@
 #define XOR(a, b) _mm512_xor_si512((a), (b))
 #define XOR5(a, b, c, d, e) KPQC_XOR3(_mm512, KPQC_XOR3(_mm512, (a), (b), (c)), (d), (e))
 #define ROL(v, n) _mm512_rol_epi64((v), (n))
+#define ROL1(v) ROL((v), 1)
+#define RHO ROL
 #define CHI(a, b, c) KPQC_CHI(_mm512, (a), (b), (c))
 #define SET1(x) _mm512_set1_epi64((long long)(x))
 #define LOADV(p) _mm512_loadu_si512((const void *)(p))
 #define STOREV(p, v) _mm512_storeu_si512((void *)(p), (v))
+/* the textbook round: with 32 registers for 25 lanes, carried parities
+ * (keccak_simd_round.h) measured 2 % slower here */
+#define KECCAK_SIMD_CARRY_PARITIES 0
 
 KECCAK_SIMD_PERMUTE(kpqc_keccakx8_f1600_avx512, 8)
 

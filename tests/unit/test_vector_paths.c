@@ -49,16 +49,24 @@ static void check_permutations(const char *path, kpqc_impl impl) {
  * portable permutation after every step (the rounds' constants and the
  * values that random states rarely give: zero lanes, the states that
  * follow them), and the first step against the published value of its
- * lane (0,0). */
+ * lane (0,0); every instance of the four- and eight-way permutations runs
+ * the same chain. */
 static void check_permutation_chain(const char *path, kpqc_impl impl) {
-    uint64_t s[25] = {0}, ref[25] = {0};
+    uint64_t s[25] = {0}, ref[25] = {0}, s4[25][4] = {{0}}, s8[25][8] = {{0}};
     for (unsigned step = 0; step < 100; step++) {
         kpqc_set_impl(KPQC_IMPL_PORTABLE);
         kpqc_keccak_f1600(ref);
         CHECK(kpqc_set_impl(impl) == KPQC_OK);
         kpqc_keccak_f1600(s);
+        kpqc_keccakx4_f1600(s4);
+        kpqc_keccakx8_f1600(s8);
         if (step == 0) CHECK_MSG(s[0] == 0xf1258f7940e1dde7ULL, "%s keccak_f1600 of zero, lane 0", path);
         CHECK_MSG(memcmp(s, ref, sizeof s) == 0, "%s keccak_f1600 step %u of the chain from zero", path, step);
+        for (unsigned i = 0; i < 25; i++)
+            for (unsigned j = 0; j < 8; j++) {
+                CHECK_MSG(s8[i][j] == ref[i], "%s keccakx8_f1600 step %u instance %u lane %u", path, step, j, i);
+                if (j < 4) CHECK_MSG(s4[i][j] == ref[i], "%s keccakx4_f1600 step %u instance %u lane %u", path, step, j, i);
+            }
     }
 }
 
