@@ -70,7 +70,7 @@ KPQC_API int kpqc_randombytes(const kpqc_rng *rng, uint8_t *out, size_t len);
 typedef enum kpqc_impl {
     KPQC_IMPL_AUTO = 0,     /* the best level this machine has */
     KPQC_IMPL_PORTABLE = 1, /* plain C11 */
-    KPQC_IMPL_AVX2 = 2,     /* x86-64: AVX2, BMI1/2, PCLMULQDQ */
+    KPQC_IMPL_AVX2 = 2,     /* x86-64: AVX2, FMA, BMI1/2, PCLMULQDQ */
     KPQC_IMPL_AVX512 = 3,   /* x86-64: AVX-512 F/BW/DQ/VL, VPCLMULQDQ, and the above */
 } kpqc_impl;
 

@@ -40,7 +40,7 @@ static const struct level {
 static unsigned detect(void) {
     unsigned a, b, c, d, f = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
-    const unsigned pclmul = (c >> 1) & 1, sse41 = (c >> 19) & 1;
+    const unsigned pclmul = (c >> 1) & 1, fma = (c >> 12) & 1, sse41 = (c >> 19) & 1;
     const unsigned osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
     if (pclmul && sse41) f |= KPQC_FEAT_PCLMUL;
     if (!osxsave || !avx || __get_cpuid_max(0, NULL) < 7) return f;
@@ -52,7 +52,7 @@ static unsigned detect(void) {
     const unsigned avx512 = ((b >> 16) & 1) /* F */ && ((b >> 17) & 1) /* DQ */ && ((b >> 30) & 1) /* BW */ &&
                             ((b >> 31) & 1) /* VL */ && ((b >> 21) & 1) /* IFMA */ &&
                             ((c >> 1) & 1) /* VBMI */ && ((c >> 10) & 1) /* VPCLMULQDQ */;
-    if ((lo & 0x06) == 0x06 && avx2 && bmi1 && bmi2) f |= KPQC_FEAT_AVX2;
+    if ((lo & 0x06) == 0x06 && avx2 && fma && bmi1 && bmi2) f |= KPQC_FEAT_AVX2;
     if ((lo & 0xe6) == 0xe6 && avx512) f |= KPQC_FEAT_AVX512;
     return f;
 }

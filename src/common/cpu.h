@@ -7,7 +7,7 @@
  * where a feature is optional; other processors have none.  The features
  * are grouped into implementation levels, a ladder per architecture:
  *
- *     portable  <  avx2 (AVX2, BMI1, BMI2, PCLMULQDQ)
+ *     portable  <  avx2 (AVX2, FMA, BMI1, BMI2, PCLMULQDQ)
  *               <  avx512 (and AVX-512 F/BW/DQ/VL/IFMA/VBMI, VPCLMULQDQ) x86-64
  *     portable                                                     elsewhere
  *
@@ -42,7 +42,7 @@
 #include <stddef.h>
 
 /* CPU features a backend may need. */
-#define KPQC_FEAT_AVX2 (1u << 0)   /* AVX2, BMI1, BMI2; YMM state saved by the OS */
+#define KPQC_FEAT_AVX2 (1u << 0)   /* AVX2, FMA, BMI1, BMI2; YMM state saved by the OS */
 #define KPQC_FEAT_PCLMUL (1u << 1) /* PCLMULQDQ, SSE4.1 */
 #define KPQC_FEAT_AVX512 (1u << 2) /* AVX-512 F/BW/DQ/VL/IFMA/VBMI, VPCLMULQDQ; opmask and ZMM state saved */
 

@@ -112,6 +112,8 @@ void kpqc_wipe(void *p, size_t len);
  * of count little-endian words of size bytes: every word's most
  * significant byte must be marked, where a lost carry or borrow shows
  * first (a sampler's signs, the high half of a product).
+ * KPQC_CT_EXPECT_SECRET_EACH_LOW is its twin for words whose secret is in
+ * their low bits only (0/1 coefficients): every word's lowest byte.
  */
 #ifdef KPQC_CT_TESTING
 #include <stdio.h>
@@ -139,14 +141,17 @@ static inline int kpqc_ct_any_secret(const void *p, size_t len) {
             exit(1);                                                                                           \
         }                                                                                                      \
     } while (0)
-static inline int kpqc_ct_each_secret(const void *p, size_t count, size_t size) {
+/* byte `at` of each of the count words of size bytes is marked */
+static inline int kpqc_ct_each_secret(const void *p, size_t count, size_t size, size_t at) {
     for (size_t i = 0; i < count; i++)
-        if (!kpqc_ct_any_secret((const uint8_t *)p + i * size + size - 1, 1)) return 0;
+        if (!kpqc_ct_any_secret((const uint8_t *)p + i * size + at, 1)) return 0;
     return 1;
 }
-#define KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what)                                                      \
+#define KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what) KPQC_CT_EXPECT_SECRET_BYTE_((p), (count), (size), (size) - 1, (what))
+#define KPQC_CT_EXPECT_SECRET_EACH_LOW(p, count, size, what) KPQC_CT_EXPECT_SECRET_BYTE_((p), (count), (size), 0, (what))
+#define KPQC_CT_EXPECT_SECRET_BYTE_(p, count, size, at, what)                                                 \
     do {                                                                                                       \
-        if (!kpqc_ct_each_secret((p), (count), (size))) {                                                      \
+        if (!kpqc_ct_each_secret((p), (count), (size), (at))) {                                                \
             fprintf(stderr, "constant-time check: part of %s is public too early (%s:%d)\n", (what),          \
                     __FILE__, __LINE__);                                                                       \
             exit(1);                                                                                           \
@@ -155,6 +160,7 @@ static inline int kpqc_ct_each_secret(const void *p, size_t count, size_t size) 
 #else
 #define KPQC_CT_EXPECT_SECRET(p, len, what) ((void)(p), (void)(len), (void)(what))
 #define KPQC_CT_EXPECT_SECRET_EACH(p, count, size, what) ((void)(p), (void)(count), (void)(size), (void)(what))
+#define KPQC_CT_EXPECT_SECRET_EACH_LOW(p, count, size, what) ((void)(p), (void)(count), (void)(size), (void)(what))
 #endif
 
 #endif

@@ -104,6 +104,17 @@ static __attribute__((noinline)) int early_public(uint8_t *secret) {
     return secret[0];
 }
 
+/* One word of an array of 0/1 words made public (a challenge coefficient,
+ * say): the any-byte statement still holds, the per-word one must stop. */
+static __attribute__((noinline)) int early_public_word(void) {
+    uint32_t words[4] = {0, 1, 1, 0};
+    SECRET(words, sizeof words);
+    PUBLIC(&words[2], sizeof words[2]);
+    KPQC_CT_EXPECT_SECRET(words, sizeof words, "the self-test's words");
+    KPQC_CT_EXPECT_SECRET_EACH_LOW(words, 4, sizeof words[0], "the self-test's words");
+    return (int)words[2];
+}
+
 static int self_test(const char *which) {
     uint8_t table[256], secret[2] = {7, 9};
     for (int i = 0; i < 256; i++) table[i] = (uint8_t)(i * 37);
@@ -115,6 +126,7 @@ static int self_test(const char *which) {
     if (which == NULL || strcmp(which, "mask") == 0) r += leaky_mask(secret);
     if (which == NULL || strcmp(which, "cmov") == 0) r += leaky_cmov(secret);
     if (which != NULL && strcmp(which, "public") == 0) r += early_public(secret);
+    if (which != NULL && strcmp(which, "public_word") == 0) r += early_public_word();
     PUBLIC(&r, sizeof r);
     printf("self-test ran a deliberately leaky function unflagged (result %d)\n", r);
     return 0;

@@ -23,6 +23,10 @@ endforeach()
 add_test(NAME ct_msan_selftest_detects_early_public COMMAND ct_check_msan --self-test public)
 set_tests_properties(ct_msan_selftest_detects_early_public PROPERTIES ENVIRONMENT "${msan_env}"
                      PASS_REGULAR_EXPRESSION "is public too early" FAIL_REGULAR_EXPRESSION "unflagged")
+add_test(NAME ct_msan_selftest_detects_public_word COMMAND ct_check_msan --self-test public_word)
+set_tests_properties(ct_msan_selftest_detects_public_word PROPERTIES ENVIRONMENT "${msan_env}"
+                     PASS_REGULAR_EXPRESSION "part of the self-test's words is public too early"
+                     FAIL_REGULAR_EXPRESSION "unflagged")
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(msan_impls portable avx2 avx512)

@@ -8,6 +8,9 @@
  * end), and verification of v1.1.2 signatures (same keys, older sampler).
  */
 #include <string.h>
+#ifdef KPQC_ISA_AVX2
+#include <xmmintrin.h> /* MXCSR */
+#endif
 
 #include "harness.h"
 #include "haetae_legacy_vectors.h"
@@ -371,14 +374,14 @@ static void test_gauss(void) {
  * the batch just below, at and past len. */
 static void test_gauss_feed(void) {
     static struct haetae_gauss_lane want, got;
-    uint8_t r[HAETAE_CAND_BATCH * HAETAE_CAND_BYTES];
+    uint8_t r[HAETAE_FEED_BATCH * HAETAE_CAND_BYTES];
     for (unsigned t = 0; t < 3000; t++) {
-        const size_t n = 1 + t % HAETAE_CAND_BATCH;
+        const size_t n = 1 + t % HAETAE_FEED_BATCH;
         for (size_t i = 0; i < sizeof r; i++) r[i] = (uint8_t)rnd32();
         memset(&want, 0xA5, sizeof want);
         want.len = HAETAE_N + (t / 7) % 2;
         want.count = want.len - 12 + rnd32() % 16;
-        want.n = rnd32() % (HAETAE_CAND_CAP - HAETAE_CAND_BATCH + 1);
+        want.n = rnd32() % (HAETAE_CAND_CAP - HAETAE_FEED_BATCH + 1);
         want.sum_lo = ((uint64_t)rnd32() << 20) | rnd32();
         want.sum_hi = rnd32();
         got = want;
@@ -449,6 +452,25 @@ static void test_approx_exp(void) {
 #endif
     }
     CHECK_MSG(bad == 0, "acceptance exponential: %u mismatches", bad);
+#ifdef KPQC_ISA_AVX2
+    /* the avx2 kernel computes in double precision: exact in every
+     * rounding mode a caller may set, with denormals flushed too (MXCSR
+     * bits 13-14, 15 and 6) */
+    if (kpqc_backend_usable(&kpqc_haetae_backend_avx2.info)) {
+        const unsigned csr = _mm_getcsr();
+        unsigned bad_mode = 0;
+        for (unsigned mode = 1; mode < 8; mode++) {
+            _mm_setcsr((csr & ~0xE040u) | ((mode & 3) << 13) | (mode >= 4 ? 0x8040u : 0));
+            for (unsigned t = 0; t < T; t++) {
+                uint64_t out[8];
+                kpqc_haetae_approx_exp8_avx2(out, &xi[8 * t]);
+                for (unsigned j = 0; j < 8; j++) bad_mode += out[j] != exp_reference(xi[8 * t + j]);
+            }
+            _mm_setcsr(csr);
+        }
+        CHECK_MSG(bad_mode == 0, "avx2 acceptance exponential in other rounding modes: %u mismatches", bad_mode);
+    }
+#endif
     /* exp(0) = 1 and exp(-x) falls */
     uint64_t out[8];
     kpqc_haetae_approx_exp8(out, (const int64_t[8]){0, 1, top / 4, top / 2, top - 1, 0, 0, 0});

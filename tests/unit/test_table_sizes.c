@@ -79,7 +79,7 @@ int main(void) {
         CHECK_MSG(s->pk_len == 2 * p->nb, "%s: pk", s->name);
         CHECK_MSG(s->sk_len == 3 * p->nb, "%s: sk", s->name);
         CHECK_MSG(s->sig_len == p->sig_len && p->sig_len == 5 * p->nb + p->T * proof_len(p), "%s: sig", s->name);
-        CHECK_MSG(p->N == 1u << p->logn && p->N % mpc_step(p) == 0, "%s: parties", s->name);
+        CHECK_MSG(p->N == 1u << p->logn && p->N * mpc_reps(p) % MPC_MAX == 0 && p->N % (2 * PARTY_BATCH) == 0, "%s: parties", s->name);
         CHECK_MSG(p->nw <= NWMAX && p->L <= LMAX && p->T <= AIMER_TMAX, "%s: buffers too small", s->name);
         checked++;
     }

@@ -132,13 +132,12 @@ static inline void mat_vec_batch(const struct fctx *f, gf c[PARTY_BATCH], const 
     f->be->mat_vec8(c, (const uint64_t (*)[4])M, v, f->nw);
 }
 
-/* The parties of one MPC step (party_mpc): two batches, or four with
- * 256 parties, since a table kernel serves all of them with each table it
- * reads (per vector, 20 % less time with 32 than with 16). */
+/* The parties of one MPC step (party_mpc): four batches, since a table
+ * kernel serves all of them with each table it reads (per vector, 20 %
+ * less time with 32 than with 16).  With 16 parties a step takes two
+ * repetitions (the last of an odd T alone, a step of two batches). */
 #define MPC_MAX (4 * PARTY_BATCH)
-static inline unsigned mpc_step(const struct aimer_params *p) {
-    return p->N >= MPC_MAX ? MPC_MAX : 2 * PARTY_BATCH;
-}
+static inline unsigned mpc_reps(const struct aimer_params *p) { return p->N < MPC_MAX ? MPC_MAX / p->N : 1; }
 
 /* A table kernel's outputs are secret where its vectors are.  The vectors
  * select table entries as byte-permutation indices, and MemorySanitizer

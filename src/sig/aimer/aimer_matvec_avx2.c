@@ -71,7 +71,10 @@ void kpqc_aimer_mat_vec8_avx2(uint64_t (*c)[4], const uint64_t (*M)[4], const ui
  * nibble of the group's four bits picks from it with vpshufb, a byte
  * permutation within a register (no address or branch depends on the
  * vector).  One vpshufb takes two tables, output bytes 2k and 2k+1 of
- * group g, one per 128-bit lane, at tab + (g nb/2 + k) 32; its indices
+ * group g, one per 128-bit lane, at tab + (k/4) 256 nb + 128 g + (k%4) 32:
+ * an output word's tables for all groups in one run, read in order (with
+ * the groups' tables side by side, 512 bytes apart for aimer256, signing
+ * aimer256s and 256f was 1 % slower); its indices
  * are sixteen vectors' nibbles, one per byte of each lane, so that every
  * table read from memory serves sixteen vectors (with eight, the tables'
  * 2 KiB per word and width came from L2 twice as often: aimer256f).  A
@@ -93,7 +96,7 @@ void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) 
     const __m256i next = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                           1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
     for (unsigned g = 0; g < 2 * nb; g++) {
-        uint8_t *t = tab + (size_t)g * nb * 16;
+        uint8_t *t = tab + (size_t)g * 128;
         for (unsigned c = 0; 16 * c < nb; c++) {
             __m256i r[4];
             for (unsigned k = 0; k < 4; k++)
@@ -103,7 +106,8 @@ void kpqc_aimer_mat_tab_avx2(uint8_t *tab, const uint64_t (*M)[4], unsigned nw) 
                 __m256i s = _mm256_setzero_si256();
                 for (unsigned k = 0; k < 4; k++)
                     s = _mm256_xor_si256(s, _mm256_and_si256(sel[k], _mm256_shuffle_epi8(r[k], idx)));
-                _mm256_storeu_si256((__m256i *)(t + (16 * c + o) / 2 * 32), s);
+                const unsigned k = (16 * c + o) / 2; /* byte pair k: word k / 4 */
+                _mm256_storeu_si256((__m256i *)(t + (size_t)(k / 4) * nb * 256 + (k % 4) * 32), s);
             }
         }
     }
@@ -160,7 +164,7 @@ static inline __attribute__((always_inline)) void mat_vec_tab_w(uint64_t (*c)[4]
         for (unsigned h = 0; h < sets; h++)
             for (unsigned r = 0; r < 4; r++) acc[h][r] = _mm256_setzero_si256();
         for (unsigned g = 0; g < 2 * nb; g++) {
-            const uint8_t *t = tab + (size_t)g * nb * 16 + 128 * w;
+            const uint8_t *t = tab + (size_t)w * nb * 256 + (size_t)g * 128;
             for (unsigned r = 0; r < 4; r++) {
                 const __m256i e = _mm256_loadu_si256((const __m256i *)(t + 32 * r));
                 for (unsigned h = 0; h < sets; h++)

@@ -422,7 +422,7 @@ static int haetae_sign(const struct haetae_params *p, uint8_t *sig, size_t *sig_
         KPQC_CT_DECLASSIFY(&reject, sizeof reject);
         if (reject) {
             /* only the verdict of a rejected attempt is public */
-            KPQC_CT_EXPECT_SECRET(&w->c, sizeof w->c, "a rejected attempt's challenge");
+            KPQC_CT_EXPECT_SECRET_EACH_LOW(w->c.c, HAETAE_N, sizeof w->c.c[0], "a rejected attempt's challenge");
             KPQC_CT_EXPECT_SECRET_EACH(w->z, rows * HAETAE_N, sizeof w->z[0][0], "a rejected attempt's response");
             continue;
         }

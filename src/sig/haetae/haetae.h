@@ -225,12 +225,16 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
 void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss16_avx512(struct haetae_cands *out, const uint8_t *r, size_t n);
 /*
- * n <= 16 candidates appended to a row's sampling state at lane->n (the
- * caller advances n and keeps room for them): their values and keep flags,
- * lane->count advanced by the accepted ones, and the squares of those
- * among the first lane->len accepted added to lane->sum_lo, sum_hi.  The
- * generic one takes the candidates from lane->be->gauss.
+ * n <= HAETAE_FEED_BATCH candidates appended to a row's sampling state at
+ * lane->n (the caller advances n and keeps room for them): their values
+ * and keep flags, lane->count advanced by the accepted ones, and the
+ * squares of those among the first lane->len accepted added to
+ * lane->sum_lo, sum_hi.  The generic one takes the candidates from
+ * lane->be->gauss, sixteen at a time; the AVX2 one evaluates all 32 side
+ * by side, since its acceptance polynomial is bound by the latency of
+ * Horner's steps, not by their throughput.
  */
+#define HAETAE_FEED_BATCH 32
 struct haetae_gauss_lane;
 void kpqc_haetae_gauss_feed_generic(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n);
 void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n);

@@ -4,7 +4,8 @@
  * portable code done lane by lane on the same integers.  The CDT samples
  * come from kpqc_haetae_cdt8_avx2; the square and the acceptance
  * polynomial, which the portable code takes from 128-bit products, are
- * exact sums of 32 x 32-bit products (vpmuludq).
+ * exact sums of 32 x 32-bit products (vpmuludq), the polynomial exact in
+ * double precision.
  */
 
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "haetae_cdt_avx2.h"
 
 #define MASK48 ((INT64_C(1) << 48) - 1)
-#define GROUPS (HAETAE_CAND_BATCH / 4)
+#define GROUPS (HAETAE_FEED_BATCH / 4) /* the most a call evaluates */
 #define LIMB_MASK ((1u << HAETAE_CDT_LIMB_BITS) - 1)
 
 /* Four candidates' fields, one per lane. */
@@ -78,7 +79,9 @@ GROUPS_INLINE void load_candidates(struct lanes4 c[GROUPS], const uint8_t *r, si
     struct raw4 w[GROUPS];
     for (size_t g = 0; g < groups; g++) {
         const uint8_t *p[4];
-        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
+        for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k) * HAETAE_CAND_BYTES;
+        if (4 * g + 4 > n) /* only a call's last group, never inside a row's first blocks */
+            for (size_t k = 0; k < 4; k++) p[k] = r + (4 * g + k < n ? 4 * g + k : n - 1) * HAETAE_CAND_BYTES;
         load4(&c[g], &w[g], p);
     }
     for (size_t g = 0; g < groups; g += 2) {
@@ -127,66 +130,56 @@ static inline void square(struct square4 *s, const struct lanes4 *c) {
 }
 
 /*
- * Horner's steps of kpqc_haetae_approx_exp8, r <- ceil(r xi / 2^48) + c with
- * |r| < 2^50 and 0 <= xi < 2^48, carried as a = r + 2^51 >= 0 so that the
- * products are unsigned: ceil(a xi / 2^48) = ceil(r xi / 2^48) + 8 xi, so
- * a <- ceil(a xi / 2^48) + (c + 2^51 - 8 xi).  With a = aL + aH 2^32
- * (aH < 2^20; vpmuludq reads aL from a itself) and xi = xL + xH 2^31
- * (xL below 2^31, so aL xL + 2^48 - 1 fits 64 bits),
- * a xi + 2^48 - 1 = u + 2^31 (aL xH + 2 aH xL) + 2^63 aH xH with
- * u = aL xL + 2^48 - 1, so the ceiling is
- * floor((floor(u / 2^31) + aL xH + 2 aH xL) / 2^17) + aH xH 2^15, the
- * factors 2 xL and xH 2^15 below 2^32 and computed once per xi.
+ * Horner's steps of kpqc_haetae_approx_exp8, r <- ceil(r xi / 2^48) + c, in
+ * double precision on exact integers: |r| < 2^50 and 0 <= xi < 2^48, so r,
+ * x = xi / 2^48 and the sums below are doubles without rounding.  One
+ * fused multiply-add gives p = M + n, M = 2^52 + 2^51 and n the integer
+ * nearest to r x (its ulp is 1 there), and p's bit pattern is M's plus n.
+ * The exact r x is within 1/2 of n, so t = r x - n is a multiple of 2^-48
+ * below 1 in magnitude: a double, computed exactly by one fused
+ * multiply-subtract.  ceil(r x) = n + (t > 0), added to p's bit pattern
+ * (an all-ones compare is -1), and r <- p + (c - M).  It holds in any
+ * rounding mode the caller may have set: n is then an integer within 1 of
+ * r x, and t in (-1, 1) still exact.  Six operations a step
+ * for four candidates, against twelve with 32 x 32-bit integer products
+ * and their four split factors a candidate (which did not fit the
+ * registers).  (Rounding by vroundpd would do too, but MemorySanitizer
+ * does not follow secrets through it.)  FMA is part of the avx2 level
+ * (src/common/cpu.c).
  */
-struct exp_factors {
-    __m256i lo, two_lo, hi, hi_15;
-};
+#define FMA_FN __attribute__((target("fma")))
+#define EXP_BIAS 6755399441055744.0 /* M = 2^52 + 2^51 */
 
-static inline __m256i horner_step(__m256i a, const struct exp_factors *x, __m256i c) {
-    const __m256i a_hi = _mm256_srli_epi64(a, 32);
-    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(a, x->lo), _mm256_set1_epi64x(MASK48));
-    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31),
-                                       _mm256_add_epi64(_mm256_mul_epu32(a, x->hi), _mm256_mul_epu32(a_hi, x->two_lo)));
-    const __m256i q = _mm256_add_epi64(_mm256_srli_epi64(m, 17), _mm256_mul_epu32(a_hi, x->hi_15));
-    return _mm256_add_epi64(q, c);
+FMA_FN static inline __m256d horner_step(__m256d r, __m256d x, __m256d c_minus_bias) {
+    const __m256d bias = _mm256_set1_pd(EXP_BIAS);
+    const __m256d p = _mm256_fmadd_pd(r, x, bias);
+    const __m256d t = _mm256_fmsub_pd(r, x, _mm256_sub_pd(p, bias));
+    const __m256i up = _mm256_cmpgt_epi64(_mm256_castpd_si256(t), _mm256_setzero_si256()); /* t > +0 */
+    return _mm256_add_pd(_mm256_castsi256_pd(_mm256_sub_epi64(_mm256_castpd_si256(p), up)), c_minus_bias);
 }
 
-/* The first step, from r = c0 itself: c0 < 2^26 is a constant, so
- * ceil(c0 xi / 2^48) = floor((floor((c0 xL + 2^48 - 1) / 2^31) + c0 xH) / 2^17)
- * takes two products, and r carries no offset yet (a = r + 2^51 after it). */
-_Static_assert(HAETAE_EXP_COEF0 >= 0 && HAETAE_EXP_COEF0 < (INT64_C(1) << 26), "c0 below 2^26");
-static inline __m256i first_step(const struct exp_factors *x, __m256i c) {
-    const __m256i c0 = _mm256_set1_epi64x(HAETAE_EXP_COEF0);
-    const __m256i u = _mm256_add_epi64(_mm256_mul_epu32(c0, x->lo), _mm256_set1_epi64x(MASK48));
-    const __m256i m = _mm256_add_epi64(_mm256_srli_epi64(u, 31), _mm256_mul_epu32(c0, x->hi));
-    return _mm256_add_epi64(_mm256_srli_epi64(m, 17), c);
-}
-
-/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for GROUPS x 4 values, the
- * groups' chains of dependent multiplications side by side. */
-GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
+/* exp(-xi / 2^48) as kpqc_haetae_approx_exp8, for up to GROUPS x 4
+ * values, the groups' chains side by side; x = xi / 2^48 is
+ * 16 + xi / 2^48 (xi's bits under the exponent of 16) minus 16. */
+FMA_FN GROUPS_INLINE void approx_exp(__m256i ex[GROUPS], const __m256i xi[GROUPS], size_t groups) {
     static const int64_t coefs[HAETAE_EXP_DEGREE + 1] = {HAETAE_EXP_COEFS};
-    const __m256i offset = _mm256_set1_epi64x(INT64_C(1) << 51);
-    struct exp_factors x[GROUPS];
-    __m256i eight_xi[GROUPS];
+    const __m256d sixteen = _mm256_set1_pd(16.0), bias = _mm256_set1_pd(EXP_BIAS);
+    __m256d x[GROUPS], r[GROUPS];
     for (size_t g = 0; g < groups; g++) {
-        x[g].lo = _mm256_and_si256(xi[g], _mm256_set1_epi64x(0x7fffffff));
-        x[g].two_lo = _mm256_add_epi64(x[g].lo, x[g].lo);
-        x[g].hi = _mm256_srli_epi64(xi[g], 31);
-        x[g].hi_15 = _mm256_slli_epi64(x[g].hi, 15);
-        eight_xi[g] = _mm256_slli_epi64(xi[g], 3);
-        ex[g] = first_step(&x[g], _mm256_set1_epi64x(coefs[1] + (INT64_C(1) << 51)));
+        x[g] = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(xi[g], _mm256_castpd_si256(sixteen))), sixteen);
+        r[g] = _mm256_set1_pd((double)coefs[0]);
     }
 #pragma GCC unroll 16
-    for (unsigned i = 2; i <= HAETAE_EXP_DEGREE; i++) {
-        const __m256i coef = _mm256_set1_epi64x(coefs[i] + (INT64_C(1) << 51));
-        for (size_t g = 0; g < groups; g++)
-            ex[g] = horner_step(ex[g], &x[g], _mm256_sub_epi64(coef, eight_xi[g]));
+    for (unsigned i = 1; i <= HAETAE_EXP_DEGREE; i++) {
+        const __m256d coef = _mm256_set1_pd((double)coefs[i] - EXP_BIAS);
+        for (size_t g = 0; g < groups; g++) r[g] = horner_step(r[g], x[g], coef);
     }
-    for (size_t g = 0; g < groups; g++) ex[g] = _mm256_sub_epi64(ex[g], offset);
+    /* the integer r from the bit pattern of M + r */
+    for (size_t g = 0; g < groups; g++)
+        ex[g] = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r[g], bias)), _mm256_castpd_si256(bias));
 }
 
-void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
+FMA_FN void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
     __m256i x[GROUPS], ex[GROUPS];
     x[0] = _mm256_loadu_si256((const __m256i *)xi);
     x[1] = _mm256_loadu_si256((const __m256i *)(xi + 4));
@@ -199,7 +192,7 @@ void kpqc_haetae_approx_exp8_avx2(uint64_t out[8], const int64_t xi[8]) {
  * (all ones when accepted).  The candidates go from their bytes straight
  * into registers (or the compiler's spills), as in the AVX-512 kernel: no
  * scratch to wipe. */
-GROUPS_INLINE void evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], const uint8_t *r, size_t n,
+FMA_FN GROUPS_INLINE void evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], const uint8_t *r, size_t n,
                            size_t groups) {
     struct lanes4 c[GROUPS];
     __m256i xi[GROUPS], ex[GROUPS];
@@ -221,7 +214,7 @@ GROUPS_INLINE void evaluate(struct square4 s[GROUPS], __m256i keep[GROUPS], cons
     }
 }
 
-void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
+FMA_FN void kpqc_haetae_gauss16_avx2(struct haetae_cands *out, const uint8_t *r, size_t n) {
     struct square4 s[GROUPS];
     __m256i keep[GROUPS];
     const size_t groups = (n + 3) / 4;
@@ -251,7 +244,7 @@ static inline __m256i add_shifted2(__m256i a) {
  * across the four lanes, so "accepted and among the first len" is a
  * compare; the squares are summed in lanes and folded once.
  */
-GROUPS_INLINE void feed_groups(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n, size_t groups) {
+FMA_FN GROUPS_INLINE void feed_groups(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n, size_t groups) {
     struct square4 s[GROUPS];
     __m256i keep[GROUPS];
     evaluate(s, keep, r, n, groups);
@@ -287,15 +280,17 @@ GROUPS_INLINE void feed_groups(struct haetae_gauss_lane *lane, const uint8_t *r,
     lane->count = (uint32_t)_mm256_extract_epi64(count, 0);
 }
 
-/* A feed takes sixteen candidates while a row's first blocks last, then
- * the five or six of each further block: one expansion per group count
- * (public, as the count of candidates a row used). */
-void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n) {
+/* A feed takes 32 candidates while a row's first blocks last, then the
+ * five or six of each further block: one expansion per group count
+ * (public, as the count of candidates a row used), rounded up to a power
+ * of two (lanes past n are never kept). */
+FMA_FN void kpqc_haetae_gauss_feed_avx2(struct haetae_gauss_lane *lane, const uint8_t *r, size_t n) {
     switch ((n + 3) / 4) {
     case 0: break;
     case 1: feed_groups(lane, r, n, 1); break;
     case 2: feed_groups(lane, r, n, 2); break;
-    case 3: feed_groups(lane, r, n, 3); break;
+    case 3:
+    case 4: feed_groups(lane, r, n, 4); break;
     default: feed_groups(lane, r, n, GROUPS); break;
     }
 }

@@ -226,14 +226,17 @@ void kpqc_haetae_gauss16_portable(struct haetae_cands *out, const uint8_t *r, si
 
 void kpqc_haetae_gauss_feed_generic(struct haetae_gauss_lane *g, const uint8_t *r, size_t n) {
     struct haetae_cands *b = &g->cands; /* wiped with the working memory */
-    g->be->gauss(b, r, n);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t wanted = 0 - (b->accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
-        g->sum_lo += b->sq_lo[i] & wanted;
-        g->sum_hi += b->sq_hi[i] & wanted;
-        g->count += (uint32_t)b->accept[i];
-        g->val[g->n + i] = b->v[i];
-        g->keep[g->n + i] = (uint8_t)b->accept[i];
+    for (size_t at = 0; at < n; at += HAETAE_CAND_BATCH) {
+        const size_t m = n - at < HAETAE_CAND_BATCH ? n - at : HAETAE_CAND_BATCH;
+        g->be->gauss(b, r + at * CAND_BYTES, m);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t wanted = 0 - (b->accept[i] & ((g->count - g->len) >> 31)); /* accepted, and count < len */
+            g->sum_lo += b->sq_lo[i] & wanted;
+            g->sum_hi += b->sq_hi[i] & wanted;
+            g->count += (uint32_t)b->accept[i];
+            g->val[g->n + at + i] = b->v[i];
+            g->keep[g->n + at + i] = (uint8_t)b->accept[i];
+        }
     }
 }
 
@@ -260,7 +263,7 @@ static void gauss_feed(struct haetae_gauss_lane *g, const uint8_t *bytes, size_t
     size_t pos = 0;
     while (pos + CAND_BYTES <= len) {
         size_t n = (len - pos) / CAND_BYTES;
-        n = n < HAETAE_CAND_BATCH ? n : HAETAE_CAND_BATCH;
+        n = n < HAETAE_FEED_BATCH ? n : HAETAE_FEED_BATCH;
         gauss_candidates_into(g, bytes + pos, n);
         pos += n * CAND_BYTES;
     }
