@@ -72,15 +72,7 @@ extern const smaugt_params kpqc_smaugt1_params, kpqc_smaugt3_params, kpqc_smaugt
  * Gaussian error 80 bytes per 64 coefficients. */
 #define SMAUGT_HWT_BYTES (2 * 308 + SMAUGT_N / 4)
 #define SMAUGT_GAUSS_BYTES (SMAUGT_N / 64 * 80)
-/* The fixed-weight sampler's working rows (draws and running counts of
- * zeros), both secret: the caller owns them so that an operation sampling
- * several secrets wipes them once, not once a polynomial. */
-typedef struct {
-    uint16_t pick[SMAUGT_N];
-    uint16_t before[SMAUGT_N];
-} smaugt_hwt_scratch;
-/* Leaves secrets in *scratch: the caller wipes it. */
-int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs, smaugt_hwt_scratch *scratch);
+int kpqc_smaugt_hwt(int16_t s[SMAUGT_N], const uint8_t buf[SMAUGT_HWT_BYTES], unsigned hs);
 void kpqc_smaugt_gaussian(smaugt_poly *e, const uint8_t buf[SMAUGT_GAUSS_BYTES], unsigned log_q);
 /* The Gaussian's bit-sliced part for 64 coefficients (80 bytes): the
  * magnitude's low and high bits and the sign bits. */

@@ -79,17 +79,16 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
     /* Secret: one fixed-weight polynomial per row; a rejected seed (rare)
      * is retried with the next counter. */
     memcpy(hs_seed, ext, SMAUGT_SEED_BYTES);
-    smaugt_hwt_scratch hwt_scratch;
     int rc = 0;
     for (unsigned i = 0; i < p->k; i++) {
         unsigned counter = 0;
-        rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs, &hwt_scratch);
+        rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
         KPQC_CT_DECLASSIFY(&rc, sizeof rc);
         while (rc != 0 && ++counter < 256) {
             hs_seed[SMAUGT_SEED_BYTES] = (uint8_t)(i * p->k);
             hs_seed[SMAUGT_SEED_BYTES + 1] = (uint8_t)counter;
             kpqc_shake256(hwt_buf[i], SMAUGT_HWT_BYTES, hs_seed, sizeof hs_seed);
-            rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs, &hwt_scratch);
+            rc = kpqc_smaugt_hwt(s[i], hwt_buf[i], p->hs);
             KPQC_CT_DECLASSIFY(&rc, sizeof rc);
         }
         if (rc != 0) { /* probability far below 2^-1000 */
@@ -98,7 +97,6 @@ static int indcpa_keypair(const smaugt_params *p, const kpqc_smaugt_backend *be,
         }
     }
     kpqc_wipe(hwt_buf, p->k * sizeof hwt_buf[0]);
-    kpqc_wipe(&hwt_scratch, sizeof hwt_scratch); /* once for all k rows, both outcomes */
     if (rc != 0) {
         kpqc_wipe(ext, sizeof ext);
         kpqc_wipe(hs_seed, sizeof hs_seed);

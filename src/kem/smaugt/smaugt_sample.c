@@ -48,10 +48,9 @@ static inline uint16_t hwt_word(const uint8_t *buf, unsigned i) {
 
 /* s does not overlap buf (restrict), so the sign pass needs no run-time
  * overlap check and its scalar fallback. */
-int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMAUGT_HWT_BYTES], unsigned hs,
-                    smaugt_hwt_scratch *restrict scratch) {
+int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMAUGT_HWT_BYTES], unsigned hs) {
     const uint8_t *sign = buf + 2 * HWT_RAND_WORDS;
-    uint16_t *restrict pick = scratch->pick;
+    uint16_t pick[SMAUGT_N];
     uint8_t reject[SMAUGT_N];
     int rc = 0;
 
@@ -66,7 +65,7 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
     }
     /* pick is the high half of a product: secret, which MemorySanitizer
      * does not see by itself (see KPQC_CT_TAINT). */
-    KPQC_CT_TAINT(pick, sizeof scratch->pick, buf, 2 * SMAUGT_N);
+    KPQC_CT_TAINT(pick, sizeof pick, buf, 2 * SMAUGT_N);
     KPQC_CT_DECLASSIFY(&any, sizeof any);
     if (any) {
         unsigned next = SMAUGT_N;
@@ -105,13 +104,13 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
          * before each coefficient is kept and the comparison redone in
          * the vectorisable pass below (a byte-wise nonzero[] written in
          * the chain was twice as slow). */
-        uint16_t *restrict before = scratch->before;
+        uint16_t before[SMAUGT_N];
         uint32_t remaining = SMAUGT_N - hs;
         for (unsigned i = 0; i < SMAUGT_N; i++) {
             before[i] = (uint16_t)remaining;
             remaining -= (uint32_t)pick[i] < remaining;
         }
-        KPQC_CT_EXPECT_SECRET(before, sizeof scratch->before, "the fixed-weight sampler's count of zeros");
+        KPQC_CT_EXPECT_SECRET(before, sizeof before, "the fixed-weight sampler's count of zeros");
         /* Sign bits are laid out in 128-coefficient halves of 8 bit planes
          * of 16 bytes: coefficient 128 h + 16 p + t takes bit p of byte
          * 16 h + t, and is negated where that bit is clear:
@@ -128,7 +127,9 @@ int kpqc_smaugt_hwt(int16_t s[restrict SMAUGT_N], const uint8_t buf[restrict SMA
          * MemorySanitizer does not see by itself (see KPQC_CT_TAINT). */
         KPQC_CT_TAINT(s, SMAUGT_N * sizeof s[0], sign, 32);
         KPQC_CT_EXPECT_SECRET_EACH(s, SMAUGT_N, sizeof s[0], "the fixed-weight secret");
+        kpqc_wipe(before, sizeof before);
     }
+    kpqc_wipe(pick, sizeof pick);
     return rc;
 }
 
